@@ -1,0 +1,247 @@
+// Package formatters turns the one stream of Cucumber Messages envelopes of a
+// run into the reports users and CI read. Every format is a Formatter: a
+// consumer of envelopes that never reaches back into the runner, so a saved
+// NDJSON stream renders exactly like a live run (`ferridriver report`).
+package formatters
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/ferridriver/ferridriver/messages"
+)
+
+// Formatter consumes the envelope stream of one run.
+//
+// Handle is called once per envelope, in stream order, from a single
+// goroutine. Close is called exactly once after the last envelope; a run that
+// was interrupted still ends with a testRunFinished envelope (success=false)
+// before Close, so every formatter can complete its output.
+type Formatter interface {
+	Handle(env *messages.Envelope) error
+	Close() error
+}
+
+// Options configure one formatter instance.
+type Options struct {
+	// Out is where the formatter writes. The Set owns opening and closing it.
+	Out io.Writer
+	// Path is the output file, or "" for stdout.
+	Path string
+	// Color enables ANSI colours (decided by the caller from the TTY,
+	// NO_COLOR, --no-color and the colorsEnabled format option).
+	Color bool
+	// TTY reports whether Out is an interactive terminal.
+	TTY bool
+	// FormatOptions is the merged --format-options JSON object.
+	FormatOptions map[string]any
+	// Seed is the seed of --order random, or "" for a non-random order.
+	Seed string
+	// Cwd is the directory paths in reports are relative to.
+	Cwd string
+}
+
+// Factory builds a formatter.
+type Factory func(Options) (Formatter, error)
+
+var (
+	registryMu sync.RWMutex
+	registry   = map[string]Factory{}
+)
+
+// Register makes a format available by name. Each format registers itself
+// from its own file.
+func Register(name string, f Factory) {
+	registryMu.Lock()
+	defer registryMu.Unlock()
+	if _, dup := registry[name]; dup {
+		panic("formatters: duplicate format " + name)
+	}
+	registry[name] = f
+}
+
+// Names returns the registered format names, sorted.
+func Names() []string {
+	registryMu.RLock()
+	defer registryMu.RUnlock()
+	names := make([]string, 0, len(registry))
+	for n := range registry {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// Spec is one --format value: a format name and an optional output path.
+type Spec struct {
+	Name string
+	Path string // "" means stdout
+}
+
+func (s Spec) String() string {
+	if s.Path == "" {
+		return s.Name
+	}
+	return s.Name + ":" + s.Path
+}
+
+// ParseSpec parses "name", "name:path" or the cucumber-js quoted form
+// `"name":"path"`. A Windows drive letter in the path is kept whole.
+func ParseSpec(s string) (Spec, error) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return Spec{}, errors.New("empty --format value")
+	}
+	if strings.HasPrefix(s, `"`) {
+		end := strings.Index(s[1:], `"`)
+		if end < 0 {
+			return Spec{}, fmt.Errorf("--format %s: unterminated quote", s)
+		}
+		name, rest := s[1:1+end], s[2+end:]
+		if rest == "" {
+			return Spec{Name: name}, nil
+		}
+		if !strings.HasPrefix(rest, ":") {
+			return Spec{}, fmt.Errorf("--format %s: expected ':' after the quoted name", s)
+		}
+		return Spec{Name: name, Path: strings.Trim(rest[1:], `"`)}, nil
+	}
+	name, path, found := strings.Cut(s, ":")
+	if !found {
+		return Spec{Name: s}, nil
+	}
+	if name == "" {
+		return Spec{}, fmt.Errorf("--format %s: missing format name", s)
+	}
+	return Spec{Name: name, Path: path}, nil
+}
+
+// Set fans the stream out to several formatters. A formatter that fails is
+// reported once on Errors and dropped; the others keep going, so one
+// unwritable report never costs the rest.
+type Set struct {
+	members []member
+	errOut  io.Writer
+	failed  bool
+}
+
+type member struct {
+	spec   Spec
+	f      Formatter
+	closer io.Closer // the output file, nil for stdout
+	dead   bool
+}
+
+// NewSet opens every spec (creating parent directories of output paths)
+// and builds its formatter. Only one spec may write to stdout. Errors
+// building a formatter (unknown name, bad options, unwritable path) are
+// returned before any envelope flows, so a run never starts half-reported.
+func NewSet(specs []Spec, base Options, stdout, errOut io.Writer, isTTY bool) (*Set, error) {
+	set := &Set{errOut: errOut}
+	stdoutOwner := ""
+	// cucumber-js keeps only the last formatter per output.
+	seen := map[string]int{}
+	var kept []Spec
+	for _, sp := range specs {
+		key := sp.Path
+		if i, ok := seen[key]; ok {
+			kept[i] = sp
+			continue
+		}
+		seen[key] = len(kept)
+		kept = append(kept, sp)
+	}
+	for _, sp := range kept {
+		registryMu.RLock()
+		factory, ok := registry[sp.Name]
+		registryMu.RUnlock()
+		if !ok {
+			set.Close()
+			return nil, fmt.Errorf("unknown format %q (known: %s)", sp.Name, strings.Join(Names(), ", "))
+		}
+		opts := base
+		opts.Path = sp.Path
+		var closer io.Closer
+		if sp.Path == "" {
+			if stdoutOwner != "" {
+				set.Close()
+				return nil, fmt.Errorf("formats %q and %q both write to stdout; give one a path (name:path)", stdoutOwner, sp.Name)
+			}
+			stdoutOwner = sp.Name
+			opts.Out, opts.TTY = stdout, isTTY
+		} else {
+			path := sp.Path
+			if !filepath.IsAbs(path) && base.Cwd != "" {
+				path = filepath.Join(base.Cwd, path)
+			}
+			if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+				set.Close()
+				return nil, fmt.Errorf("--format %s: %w", sp, err)
+			}
+			f, err := os.Create(path)
+			if err != nil {
+				set.Close()
+				return nil, fmt.Errorf("--format %s: %w", sp, err)
+			}
+			opts.Out, opts.TTY, opts.Color = f, false, false
+			closer = f
+		}
+		fm, err := factory(opts)
+		if err != nil {
+			if closer != nil {
+				closer.Close()
+			}
+			set.Close()
+			return nil, fmt.Errorf("--format %s: %w", sp, err)
+		}
+		set.members = append(set.members, member{spec: sp, f: fm, closer: closer})
+	}
+	return set, nil
+}
+
+// Handle passes env to every live formatter.
+func (s *Set) Handle(env *messages.Envelope) {
+	for i := range s.members {
+		m := &s.members[i]
+		if m.dead {
+			continue
+		}
+		if err := m.f.Handle(env); err != nil {
+			s.fail(m, err)
+		}
+	}
+}
+
+// Close completes every formatter and closes its output.
+func (s *Set) Close() {
+	for i := range s.members {
+		m := &s.members[i]
+		if !m.dead {
+			if err := m.f.Close(); err != nil {
+				s.fail(m, err)
+			}
+		}
+		if m.closer != nil {
+			if err := m.closer.Close(); err != nil && !m.dead {
+				s.fail(m, err)
+			}
+		}
+	}
+}
+
+// Failed reports whether any formatter failed.
+func (s *Set) Failed() bool { return s.failed }
+
+func (s *Set) fail(m *member, err error) {
+	m.dead = true
+	s.failed = true
+	if s.errOut != nil {
+		fmt.Fprintf(s.errOut, "ferridriver: format %s failed: %v (other reports are still written)\n", m.spec, err)
+	}
+}

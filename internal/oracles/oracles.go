@@ -1,0 +1,83 @@
+// Package oracles locates the official Cucumber tools that ferridriver's
+// tests use as oracles (npm packages installed under tools/oracles by
+// `make oracles`) and wraps the ones used from Go.
+package oracles
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sync"
+	"testing"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+)
+
+// Root returns the repository root (the directory holding go.mod).
+func Root() string {
+	_, file, _, _ := runtime.Caller(0)
+	return filepath.Clean(filepath.Join(filepath.Dir(file), "..", ".."))
+}
+
+// NodeModules returns tools/oracles/node_modules, failing the test with the
+// command to run when the oracles are not installed.
+func NodeModules(t testing.TB) string {
+	t.Helper()
+	dir := filepath.Join(Root(), "tools", "oracles", "node_modules")
+	if _, err := os.Stat(filepath.Join(dir, "@cucumber", "compatibility-kit")); err != nil {
+		t.Fatalf("the Cucumber oracles are not installed (%v): run `make oracles` (or `make test`)", err)
+	}
+	return dir
+}
+
+// CCKFeatures returns the directory holding the CCK samples.
+func CCKFeatures(t testing.TB) string {
+	return filepath.Join(NodeModules(t), "@cucumber", "compatibility-kit", "features")
+}
+
+var (
+	schemaOnce sync.Once
+	schema     *jsonschema.Schema
+	schemaErr  error
+)
+
+// MessageSchema returns the compiled official JSON schema of one envelope.
+func MessageSchema(t testing.TB) *jsonschema.Schema {
+	t.Helper()
+	path := filepath.Join(NodeModules(t), "@cucumber", "messages", "messages.schema.json")
+	schemaOnce.Do(func() {
+		c := jsonschema.NewCompiler()
+		f, err := os.Open(path)
+		if err != nil {
+			schemaErr = err
+			return
+		}
+		defer f.Close()
+		doc, err := jsonschema.UnmarshalJSON(f)
+		if err != nil {
+			schemaErr = err
+			return
+		}
+		if err := c.AddResource("https://cucumber.io/schema/Envelope.schema.json", doc); err != nil {
+			schemaErr = err
+			return
+		}
+		schema, schemaErr = c.Compile("https://cucumber.io/schema/Envelope.schema.json")
+	})
+	if schemaErr != nil {
+		t.Fatalf("compile %s: %v", path, schemaErr)
+	}
+	return schema
+}
+
+// ValidateEnvelopeJSON validates one NDJSON line against the message schema.
+func ValidateEnvelopeJSON(t testing.TB, line []byte) error {
+	t.Helper()
+	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(line))
+	if err != nil {
+		return fmt.Errorf("not JSON: %w", err)
+	}
+	return MessageSchema(t).Validate(inst)
+}
