@@ -145,19 +145,8 @@ type member struct {
 func NewSet(specs []Spec, base Options, stdout, errOut io.Writer, isTTY bool) (*Set, error) {
 	set := &Set{errOut: errOut}
 	stdoutOwner := ""
-	// cucumber-js keeps only the last formatter per output.
-	seen := map[string]int{}
-	var kept []Spec
+	paths := map[string]string{}
 	for _, sp := range specs {
-		key := sp.Path
-		if i, ok := seen[key]; ok {
-			kept[i] = sp
-			continue
-		}
-		seen[key] = len(kept)
-		kept = append(kept, sp)
-	}
-	for _, sp := range kept {
 		registryMu.RLock()
 		factory, ok := registry[sp.Name]
 		registryMu.RUnlock()
@@ -180,6 +169,11 @@ func NewSet(specs []Spec, base Options, stdout, errOut io.Writer, isTTY bool) (*
 			if !filepath.IsAbs(path) && base.Cwd != "" {
 				path = filepath.Join(base.Cwd, path)
 			}
+			if other, dup := paths[path]; dup {
+				set.Close()
+				return nil, fmt.Errorf("formats %q and %q both write to %s", other, sp.Name, sp.Path)
+			}
+			paths[path] = sp.Name
 			if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 				set.Close()
 				return nil, fmt.Errorf("--format %s: %w", sp, err)

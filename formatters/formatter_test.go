@@ -70,13 +70,17 @@ func TestSetKeepsGoingWhenOneFormatterFails(t *testing.T) {
 }
 
 func TestSetRejectsTwoStdoutFormats(t *testing.T) {
-	_, err := NewSet([]Spec{{Name: "message"}, {Name: "message", Path: "x"}, {Name: "nope"}}, Options{Cwd: t.TempDir()}, &bytes.Buffer{}, nil, false)
+	_, err := NewSet([]Spec{{Name: "message", Path: "x"}, {Name: "nope"}}, Options{Cwd: t.TempDir()}, &bytes.Buffer{}, nil, false)
 	if err == nil || !strings.Contains(err.Error(), `unknown format "nope"`) {
 		t.Fatalf("got %v", err)
 	}
 	Register("test-other", func(Options) (Formatter, error) { return &failing{}, nil })
 	_, err = NewSet([]Spec{{Name: "message"}, {Name: "test-other"}}, Options{}, &bytes.Buffer{}, nil, false)
 	if err == nil || !strings.Contains(err.Error(), "both write to stdout") {
+		t.Fatalf("got %v", err)
+	}
+	_, err = NewSet([]Spec{{Name: "message", Path: "r.ndjson"}, {Name: "message", Path: "./r.ndjson"}}, Options{Cwd: t.TempDir()}, &bytes.Buffer{}, nil, false)
+	if err == nil || !strings.Contains(err.Error(), "both write to ./r.ndjson") {
 		t.Fatalf("got %v", err)
 	}
 }
