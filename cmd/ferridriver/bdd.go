@@ -1,0 +1,293 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+
+	"github.com/ferridriver/ferridriver/config"
+	"github.com/ferridriver/ferridriver/formatters"
+	"github.com/ferridriver/ferridriver/jsbridge/capability"
+	"github.com/ferridriver/ferridriver/runner"
+)
+
+// bddFlags are the flags of `ferridriver bdd`, named as cucumber-js names them.
+type bddFlags struct {
+	configFile      string
+	tags            []string
+	names           []string
+	parallel        int
+	retry           int
+	retryTagFilter  string
+	order           string
+	dryRun          bool
+	failFast        bool
+	strict          bool
+	noStrict        bool
+	worldParameters string
+	language        string
+	formats         []string
+	formatOptions   []string
+	imports         []string
+	shard           string
+	noColor         bool
+}
+
+func init() {
+	var f bddFlags
+	cmd := &cobra.Command{
+		Use:   "bdd [paths...]",
+		Short: "Run Gherkin features with JS/TS step definitions",
+		Long: `Run Gherkin features with JavaScript/TypeScript step definitions, as cucumber-js
+does, and report them as Cucumber Messages and every format CI reads.
+
+Paths are feature files, directories, globs, file.feature:LINE[:LINE] or
+@rerun.txt files (default: features/**/*.feature).
+
+Exit codes: 0 all passed; 1 a scenario failed (or was undefined, ambiguous,
+or pending under --strict); 2 bad usage, configuration, feature file, step
+file or tag expression; 130 interrupted.`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runBDD(cmd, args, &f)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVarP(&f.configFile, "config", "c", "", "config file (default: ferridriver.toml/.yaml/.json in the current directory)")
+	fl.StringArrayVarP(&f.tags, "tags", "t", nil, "only run pickles matching this tag expression (repeatable: all must match)")
+	fl.StringArrayVar(&f.names, "name", nil, "only run scenarios whose name matches this regular expression (repeatable: any may match)")
+	fl.IntVar(&f.parallel, "parallel", 0, "number of parallel workers")
+	fl.IntVar(&f.retry, "retry", 0, "retry failing test cases up to N times")
+	fl.StringVar(&f.retryTagFilter, "retry-tag-filter", "", "only retry test cases matching this tag expression")
+	fl.StringVar(&f.order, "order", "", "run order: defined, reverse, random or random:SEED")
+	fl.BoolVarP(&f.dryRun, "dry-run", "d", false, "report steps without running them")
+	fl.BoolVar(&f.failFast, "fail-fast", false, "stop after the first failing test case")
+	fl.BoolVar(&f.strict, "strict", false, "fail if there are pending steps (default)")
+	fl.BoolVar(&f.noStrict, "no-strict", false, "succeed even if there are pending steps")
+	fl.StringVar(&f.worldParameters, "world-parameters", "", "JSON object given to the World as this.parameters (merged over the config's)")
+	fl.StringVar(&f.language, "language", "", "default language of feature files (e.g. fr)")
+	fl.StringArrayVarP(&f.formats, "format", "f", nil, "output format NAME[:PATH] (repeatable), e.g. junit:reports/junit.xml")
+	fl.StringArrayVar(&f.formatOptions, "format-options", nil, "JSON object of format options (repeatable, merged)")
+	fl.StringArrayVarP(&f.imports, "import", "i", nil, "step definition / support file or glob (repeatable)")
+	fl.StringArrayVarP(&f.imports, "require", "r", nil, "alias of --import")
+	fl.StringVar(&f.shard, "shard", "", "run shard INDEX/TOTAL of the test cases, e.g. 1/3")
+	fl.BoolVar(&f.noColor, "no-color", false, "disable colours")
+	rootCmd.AddCommand(cmd)
+}
+
+func runBDD(cmd *cobra.Command, args []string, f *bddFlags) error {
+	dir, err := os.Getwd()
+	if err != nil {
+		return &ExitError{Code: exitUsage, Err: err}
+	}
+	cfg, err := config.Load(dir, f.configFile)
+	if err != nil {
+		return &ExitError{Code: exitUsage, Err: err}
+	}
+	opts, formatSpecs, formatOptions, err := bddOptions(cmd, args, f, cfg)
+	if err != nil {
+		return &ExitError{Code: exitUsage, Err: err}
+	}
+	stderr := cmd.ErrOrStderr()
+	stdout := cmd.OutOrStdout()
+	opts.Stdout, opts.Stderr = stdout, stderr
+
+	run, err := runner.Prepare(opts)
+	if err != nil {
+		return &ExitError{Code: exitUsage, Err: err}
+	}
+	if seed := run.Seed(); seed != "" {
+		fmt.Fprintf(stderr, "ferridriver: random order with seed %s (reproduce with --order random:%s)\n", seed, seed)
+	}
+
+	isTTY := false
+	if file, ok := stdout.(*os.File); ok {
+		isTTY = term.IsTerminal(int(file.Fd()))
+	}
+	set, err := formatters.NewSet(formatSpecs, formatters.Options{
+		Color:         colorEnabled(isTTY, f.noColor, formatOptions),
+		FormatOptions: formatOptions,
+		Seed:          run.Seed(),
+		Cwd:           dir,
+	}, stdout, stderr, isTTY)
+	if err != nil {
+		return &ExitError{Code: exitUsage, Err: err}
+	}
+
+	ctx, stop := interruptContext()
+	defer stop()
+	res := run.Execute(ctx, set)
+	set.Close()
+	switch {
+	case res.Interrupted:
+		return &ExitError{Code: exitInterrupted}
+	case !res.Success:
+		return &ExitError{Code: exitFailed}
+	case set.Failed():
+		return &ExitError{Code: exitUsage, Err: errors.New("some reports could not be written (see above)")}
+	}
+	return nil
+}
+
+// interruptContext is cancelled by the first SIGINT/SIGTERM, so the run
+// stops and still completes its reports; a second signal exits at once.
+func interruptContext() (context.Context, func()) {
+	ctx, cancel := context.WithCancel(context.Background())
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		select {
+		case <-sigs:
+		case <-ctx.Done():
+			return
+		}
+		fmt.Fprintln(os.Stderr, "\nferridriver: interrupted, finishing reports (press Ctrl-C again to exit now)")
+		cancel()
+		<-sigs
+		os.Exit(exitInterrupted)
+	}()
+	return ctx, func() {
+		signal.Stop(sigs)
+		cancel()
+	}
+}
+
+// bddOptions merges the configuration and the flags (flags win).
+func bddOptions(cmd *cobra.Command, args []string, f *bddFlags, cfg *config.Config) (runner.Options, []formatters.Spec, map[string]any, error) {
+	t := cfg.Test
+	changed := cmd.Flags().Changed
+	opts := runner.Options{
+		Dir:             cfg.Dir,
+		Paths:           t.Features,
+		Steps:           t.Steps,
+		Extensions:      cfg.Extensions,
+		Alias:           cfg.Bundler.Alias,
+		Tags:            t.Tags,
+		Names:           t.Name,
+		Parallel:        t.Parallel,
+		Retry:           t.Retry,
+		RetryTagFilter:  t.RetryTagFilter,
+		Strict:          t.StrictOrDefault(),
+		DryRun:          t.DryRun,
+		FailFast:        t.FailFast,
+		Order:           t.Order,
+		Language:        t.Language,
+		WorldParameters: t.WorldParameters,
+		Shard:           t.Shard,
+		Env:             capability.EnvAllowList(cfg.Scripting.AllowEnv, os.Environ()),
+	}
+	if len(args) > 0 {
+		opts.Paths = args
+	}
+	if changed("tags") {
+		// Tags from the config and the command line must all match, as
+		// cucumber-js merges them.
+		opts.Tags = append(append([]string{}, t.Tags...), f.tags...)
+	}
+	if changed("name") {
+		opts.Names = f.names
+	}
+	if changed("parallel") {
+		opts.Parallel = f.parallel
+	}
+	if changed("retry") {
+		opts.Retry = f.retry
+	}
+	if changed("retry-tag-filter") {
+		opts.RetryTagFilter = f.retryTagFilter
+	}
+	if changed("order") {
+		opts.Order = f.order
+	}
+	if changed("dry-run") {
+		opts.DryRun = f.dryRun
+	}
+	if changed("fail-fast") {
+		opts.FailFast = f.failFast
+	}
+	if changed("strict") {
+		opts.Strict = f.strict
+	}
+	if changed("no-strict") && f.noStrict {
+		opts.Strict = false
+	}
+	if changed("language") {
+		opts.Language = f.language
+	}
+	if changed("shard") {
+		opts.Shard = f.shard
+	}
+	if changed("import") || changed("require") {
+		opts.Steps = f.imports
+	}
+	if opts.Parallel < 0 || opts.Retry < 0 {
+		return opts, nil, nil, errors.New("--parallel and --retry must be >= 0")
+	}
+	if f.worldParameters != "" {
+		var wp map[string]any
+		if err := json.Unmarshal([]byte(f.worldParameters), &wp); err != nil {
+			return opts, nil, nil, fmt.Errorf("--world-parameters: not a JSON object: %v", err)
+		}
+		merged := map[string]any{}
+		for k, v := range opts.WorldParameters {
+			merged[k] = v
+		}
+		for k, v := range wp {
+			merged[k] = v
+		}
+		opts.WorldParameters = merged
+	}
+
+	formatOptions := map[string]any{}
+	for k, v := range t.FormatOptions {
+		formatOptions[k] = v
+	}
+	cliOptions, err := formatters.MergeFormatOptions(f.formatOptions)
+	if err != nil {
+		return opts, nil, nil, err
+	}
+	for k, v := range cliOptions {
+		formatOptions[k] = v
+	}
+	if si, ok := formatOptions["snippetInterface"].(string); ok {
+		opts.SnippetInterface = si
+	}
+	var specs []formatters.Spec
+	raw := append(append([]string{}, t.Format...), f.formats...)
+	if changed("format") {
+		raw = f.formats
+	}
+	toStdout := false
+	for _, s := range raw {
+		sp, err := formatters.ParseSpec(s)
+		if err != nil {
+			return opts, nil, nil, err
+		}
+		toStdout = toStdout || sp.Path == ""
+		specs = append(specs, sp)
+	}
+	if !toStdout {
+		// Users always see progress on the terminal unless they chose
+		// another format for it.
+		specs = append([]formatters.Spec{{Name: "progress"}}, specs...)
+	}
+	return opts, specs, formatOptions, nil
+}
+
+// colorEnabled decides ANSI colours: on a terminal, unless NO_COLOR, the
+// --no-color flag or the colorsEnabled format option says otherwise.
+func colorEnabled(isTTY, noColor bool, formatOptions map[string]any) bool {
+	if v, ok := formatOptions["colorsEnabled"].(bool); ok {
+		return v && !noColor
+	}
+	if noColor || os.Getenv("NO_COLOR") != "" {
+		return false
+	}
+	return isTTY
+}

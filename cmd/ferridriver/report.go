@@ -1,0 +1,125 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+
+	"github.com/ferridriver/ferridriver/formatters"
+	"github.com/ferridriver/ferridriver/formatters/merge"
+	"github.com/ferridriver/ferridriver/messages"
+)
+
+func init() { rootCmd.AddCommand(newReportCmd()) }
+
+func newReportCmd() *cobra.Command {
+	var (
+		from          []string
+		formats       []string
+		formatOptions []string
+		noColor       bool
+		seed          string
+	)
+	cmd := &cobra.Command{
+		Use:   "report --from run.ndjson [--from shard2.ndjson ...] --format name[:path] ...",
+		Short: "Render reports from saved message streams",
+		Long: `Report re-renders the reports of a run from its saved message stream (the
+NDJSON written by --format message:run.ndjson), so a CI can produce JUnit,
+JSON, HTML or any other format after the fact.
+
+Several --from streams are the shards of one run (--shard i/n) and are merged
+into one report: one meta, the earliest start, the latest finish, success only
+if every shard succeeded; features, pickles and step definitions that every
+shard repeats are kept once (see docs/reports.md).
+
+Formats: ` + fmt.Sprint(formatters.Names()) + `.`,
+		Example: `  ferridriver report --from reports/run.ndjson --format junit:reports/junit.xml --format html:reports/report.html
+  ferridriver report --from shard1.ndjson --from shard2.ndjson --format summary`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if len(from) == 0 {
+				return &ExitError{Code: exitUsage, Err: errors.New("report: give at least one --from stream")}
+			}
+			if len(formats) == 0 {
+				return &ExitError{Code: exitUsage, Err: errors.New("report: give at least one --format (e.g. junit:report.xml)")}
+			}
+			specs := make([]formatters.Spec, 0, len(formats))
+			for _, f := range formats {
+				sp, err := formatters.ParseSpec(f)
+				if err != nil {
+					return &ExitError{Code: exitUsage, Err: err}
+				}
+				specs = append(specs, sp)
+			}
+			fo, err := formatters.MergeFormatOptions(formatOptions)
+			if err != nil {
+				return &ExitError{Code: exitUsage, Err: err}
+			}
+			streams := make([][]*messages.Envelope, 0, len(from))
+			for _, path := range from {
+				envs, err := readStream(path)
+				if err != nil {
+					return &ExitError{Code: exitUsage, Err: err}
+				}
+				streams = append(streams, envs)
+			}
+			envs, err := merge.Streams(streams...)
+			if err != nil {
+				return &ExitError{Code: exitUsage, Err: fmt.Errorf("report: merge streams: %w", err)}
+			}
+
+			cwd, err := os.Getwd()
+			if err != nil {
+				return err
+			}
+			stdout := cmd.OutOrStdout()
+			tty := false
+			if f, ok := stdout.(*os.File); ok {
+				tty = term.IsTerminal(int(f.Fd()))
+			}
+			base := formatters.Options{
+				FormatOptions: fo, Seed: seed, Cwd: cwd,
+				Color: formatters.ResolveColor(tty, noColor, fo),
+			}
+			set, err := formatters.NewSet(specs, base, stdout, cmd.ErrOrStderr(), tty)
+			if err != nil {
+				return &ExitError{Code: exitUsage, Err: err}
+			}
+			for _, e := range envs {
+				set.Handle(e)
+			}
+			set.Close()
+			if set.Failed() {
+				return &ExitError{Code: exitFailed}
+			}
+			return nil
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringArrayVar(&from, "from", nil, "saved message stream (NDJSON) to render; repeat for the shards of one run")
+	fl.StringArrayVarP(&formats, "format", "f", nil, "report to write: name[:path] (stdout without a path); repeatable")
+	fl.StringArrayVar(&formatOptions, "format-options", nil, `format options as a JSON object, e.g. '{"junit":{"suiteName":"e2e"}}'; repeatable, merged`)
+	fl.BoolVar(&noColor, "no-color", false, "no ANSI colours in terminal formats")
+	fl.StringVar(&seed, "seed", "", "random order seed to print in the summary")
+	return cmd
+}
+
+// readStream reads a whole NDJSON message stream.
+func readStream(path string) ([]*messages.Envelope, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("report: %w", err)
+	}
+	defer f.Close()
+	envs, err := messages.ReadAll(f, path)
+	if err != nil {
+		return nil, fmt.Errorf("report: %w", err)
+	}
+	if len(envs) == 0 {
+		return nil, fmt.Errorf("report: %s holds no messages", path)
+	}
+	return envs, nil
+}

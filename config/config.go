@@ -1,0 +1,428 @@
+// Package config loads ferridriver's configuration: ferridriver.toml (or
+// .yaml/.yml/.json) in the project directory, then FERRIDRIVER_* environment
+// variables, then command-line flags (applied by the CLI), each layer
+// winning over the previous one.
+//
+// Files are read with viper. Viper folds keys to lower case, so the
+// free-form tables whose keys are user data (test.worldParameters,
+// test.formatOptions, bundler.alias, webServer env) are re-read from the
+// file with their case kept. Unknown keys and values of the wrong type are
+// errors naming the file and the key.
+package config
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"strings"
+
+	"github.com/go-viper/mapstructure/v2"
+	"github.com/pelletier/go-toml/v2"
+	"github.com/spf13/viper"
+	"go.yaml.in/yaml/v3"
+
+	"github.com/ferridriver/ferridriver/world"
+	"github.com/ferridriver/ferridriver/world/webserver"
+)
+
+// FileNames are the config files looked for in the project directory, in
+// order of preference.
+var FileNames = []string{"ferridriver.toml", "ferridriver.yaml", "ferridriver.yml", "ferridriver.json"}
+
+// Config is the whole configuration.
+type Config struct {
+	// Extensions are extension files or directories (walked recursively).
+	Extensions []string `mapstructure:"extensions"`
+	Test       Test     `mapstructure:"test"`
+	Bundler    Bundler  `mapstructure:"bundler"`
+	Scripting  Scripting          `mapstructure:"scripting"`
+	Browser    world.Config       `mapstructure:"browser"`
+	WebServer  []webserver.Config `mapstructure:"webServer"`
+
+	// File is the config file that was read ("" when there was none).
+	File string `mapstructure:"-"`
+	// Dir is the project directory.
+	Dir string `mapstructure:"-"`
+}
+
+// Test is the [test] section: how `ferridriver bdd` runs.
+type Test struct {
+	Features        []string       `mapstructure:"features"`
+	Steps           []string       `mapstructure:"steps"`
+	Tags            StringList     `mapstructure:"tags"`
+	Name            StringList     `mapstructure:"name"`
+	Parallel        int            `mapstructure:"parallel"`
+	Retry           int            `mapstructure:"retry"`
+	RetryTagFilter  string         `mapstructure:"retryTagFilter"`
+	Strict          *bool          `mapstructure:"strict"`
+	DryRun          bool           `mapstructure:"dryRun"`
+	FailFast        bool           `mapstructure:"failFast"`
+	Order           string         `mapstructure:"order"`
+	Language        string         `mapstructure:"language"`
+	WorldParameters map[string]any `mapstructure:"worldParameters"`
+	Format          StringList     `mapstructure:"format"`
+	FormatOptions   map[string]any `mapstructure:"formatOptions"`
+	Shard           string         `mapstructure:"shard"`
+}
+
+// Bundler is the [bundler] section.
+type Bundler struct {
+	// Alias maps import specifiers to others.
+	Alias map[string]string `mapstructure:"alias"`
+}
+
+// Scripting is the [scripting] section: the sandbox relaxations.
+type Scripting struct {
+	// AllowEnv names the environment variables process.env may show.
+	AllowEnv []string `mapstructure:"allowEnv"`
+	// Allow holds capabilities granted to first-party scripts and steps
+	// (allow.commands), with the extension manifest's shape.
+	Allow map[string]any `mapstructure:"allow"`
+}
+
+// StringList accepts a string or a list of strings.
+type StringList []string
+
+// Error is a configuration problem, naming the file and key.
+type Error struct {
+	File string
+	Key  string
+	Msg  string
+}
+
+func (e *Error) Error() string {
+	where := e.File
+	if where == "" {
+		where = "configuration"
+	}
+	if e.Key != "" {
+		return fmt.Sprintf("%s: %s: %s", where, e.Key, e.Msg)
+	}
+	return fmt.Sprintf("%s: %s", where, e.Msg)
+}
+
+// Load reads the configuration of the project in dir: file (or the first
+// of FileNames found in dir; none is fine), then FERRIDRIVER_* variables.
+func Load(dir, file string) (*Config, error) {
+	if file == "" {
+		for _, n := range FileNames {
+			p := filepath.Join(dir, n)
+			if _, err := os.Stat(p); err == nil {
+				file = p
+				break
+			}
+		}
+	} else if !filepath.IsAbs(file) {
+		file = filepath.Join(dir, file)
+	}
+	cfg := &Config{Dir: dir}
+	v := viper.New()
+	v.SetEnvPrefix("FERRIDRIVER")
+	v.SetEnvKeyReplacer(strings.NewReplacer(".", "_"))
+	v.AutomaticEnv()
+	var raw map[string]any
+	if file != "" {
+		cfg.File = file
+		rel := relName(dir, file)
+		v.SetConfigFile(file)
+		if err := v.ReadInConfig(); err != nil {
+			return nil, &Error{File: rel, Msg: cleanParseError(err)}
+		}
+		var err error
+		raw, err = readRaw(file)
+		if err != nil {
+			return nil, &Error{File: rel, Msg: err.Error()}
+		}
+		if err := checkKeys(raw, reflect.TypeOf(Config{}), ""); err != nil {
+			err.File = rel
+			return nil, err
+		}
+	}
+	// Every known key must be known to viper for its environment variable
+	// (FERRIDRIVER_TEST_PARALLEL...) to be seen by Unmarshal.
+	for _, k := range envKeys {
+		v.SetDefault(k, nil)
+	}
+	err := v.Unmarshal(cfg, func(dc *mapstructure.DecoderConfig) {
+		dc.DecodeHook = mapstructure.ComposeDecodeHookFunc(stringListHook, envJSONHook)
+		dc.WeaklyTypedInput = false
+		dc.ZeroFields = false
+	})
+	if err != nil {
+		return nil, &Error{File: relName(dir, file), Msg: cleanDecodeError(err)}
+	}
+	// Free-form tables keep the case of their keys.
+	if raw != nil {
+		restoreCase(cfg, raw)
+	}
+	if err := cfg.validate(); err != nil {
+		if e, ok := err.(*Error); ok && e.File == "" {
+			e.File = relName(dir, file)
+		}
+		return nil, err
+	}
+	return cfg, nil
+}
+
+// envKeys are the keys that can be set from FERRIDRIVER_<SECTION>_<KEY>.
+var envKeys = []string{
+	"test.features", "test.steps", "test.tags", "test.name", "test.parallel", "test.retry", "test.retrytagfilter",
+	"test.strict", "test.dryrun", "test.failfast", "test.order", "test.language", "test.format", "test.shard",
+	"test.worldparameters",
+	"browser.browser", "browser.headless", "browser.executablepath", "browser.channel", "browser.baseurl",
+	"browser.screenshot", "browser.trace", "browser.perworker", "browser.slowmo",
+}
+
+func relName(dir, file string) string {
+	if file == "" {
+		return ""
+	}
+	if rel, err := filepath.Rel(dir, file); err == nil && !strings.HasPrefix(rel, "..") {
+		return rel
+	}
+	return file
+}
+
+// readRaw decodes the file with its format's library, keeping key case.
+func readRaw(file string) (map[string]any, error) {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]any{}
+	switch strings.ToLower(filepath.Ext(file)) {
+	case ".toml":
+		err = toml.Unmarshal(data, &out)
+	case ".yaml", ".yml":
+		err = yaml.Unmarshal(data, &out)
+	case ".json":
+		dec := json.NewDecoder(bytes.NewReader(data))
+		err = dec.Decode(&out)
+	default:
+		return nil, fmt.Errorf("unsupported config format %q (use .toml, .yaml or .json)", filepath.Ext(file))
+	}
+	return out, err
+}
+
+// checkKeys reports the first key of raw that t does not declare, with
+// its dotted path and, when one is close, the key that was meant.
+func checkKeys(raw map[string]any, t reflect.Type, prefix string) *Error {
+	fields := map[string]reflect.Type{}
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		tag := f.Tag.Get("mapstructure")
+		if tag == "-" {
+			continue
+		}
+		if tag == "" {
+			tag = strings.ToLower(f.Name[:1]) + f.Name[1:]
+		}
+		fields[tag] = f.Type
+	}
+	keys := make([]string, 0, len(raw))
+	for k := range raw {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		ft, ok := fields[k]
+		if !ok {
+			msg := "unknown key"
+			if s := closest(k, fields); s != "" {
+				msg += fmt.Sprintf(" (did you mean %q?)", s)
+			}
+			return &Error{Key: prefix + k, Msg: msg}
+		}
+		for ft.Kind() == reflect.Pointer {
+			ft = ft.Elem()
+		}
+		switch ft.Kind() {
+		case reflect.Struct:
+			if m, ok := raw[k].(map[string]any); ok {
+				if err := checkKeys(m, ft, prefix+k+"."); err != nil {
+					return err
+				}
+			}
+		case reflect.Slice:
+			if et := ft.Elem(); et.Kind() == reflect.Struct {
+				if list, ok := raw[k].([]any); ok {
+					for i, item := range list {
+						if m, ok := item.(map[string]any); ok {
+							if err := checkKeys(m, et, fmt.Sprintf("%s%s[%d].", prefix, k, i)); err != nil {
+								return err
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// closest returns a declared key equal to k but for case, or within two
+// edits of it.
+func closest(k string, fields map[string]reflect.Type) string {
+	best, bestD := "", 3
+	for f := range fields {
+		if strings.EqualFold(f, k) {
+			return f
+		}
+		if d := editDistance(strings.ToLower(f), strings.ToLower(k)); d < bestD {
+			best, bestD = f, d
+		}
+	}
+	return best
+}
+
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur := make([]int, len(b)+1)
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev = cur
+	}
+	return prev[len(b)]
+}
+
+var stringListType = reflect.TypeOf(StringList{})
+
+// stringListHook lets a StringList be written as one string.
+func stringListHook(from, to reflect.Type, data any) (any, error) {
+	if to != stringListType {
+		return data, nil
+	}
+	if s, ok := data.(string); ok {
+		if s == "" {
+			return StringList{}, nil
+		}
+		return StringList{s}, nil
+	}
+	return data, nil
+}
+
+// envJSONHook decodes JSON given in an environment variable for a map
+// (FERRIDRIVER_TEST_WORLDPARAMETERS='{"user":"x"}').
+func envJSONHook(from, to reflect.Type, data any) (any, error) {
+	s, ok := data.(string)
+	if !ok || to.Kind() != reflect.Map {
+		return data, nil
+	}
+	var m map[string]any
+	if err := json.Unmarshal([]byte(s), &m); err != nil {
+		return nil, fmt.Errorf("expected a JSON object, got %q", s)
+	}
+	return m, nil
+}
+
+// restoreCase replaces tables whose keys are user data with the file's
+// own spelling (viper lower-cased them).
+func restoreCase(cfg *Config, raw map[string]any) {
+	table := func(m map[string]any, key string) (map[string]any, bool) {
+		t, ok := m[key].(map[string]any)
+		return t, ok
+	}
+	if test, ok := table(raw, "test"); ok {
+		if wp, ok := table(test, "worldParameters"); ok {
+			cfg.Test.WorldParameters = wp
+		}
+		if fo, ok := table(test, "formatOptions"); ok {
+			cfg.Test.FormatOptions = fo
+		}
+	}
+	if b, ok := table(raw, "bundler"); ok {
+		if alias, ok := table(b, "alias"); ok {
+			cfg.Bundler.Alias = map[string]string{}
+			for k, v := range alias {
+				cfg.Bundler.Alias[k] = fmt.Sprint(v)
+			}
+		}
+	}
+	if s, ok := table(raw, "scripting"); ok {
+		if allow, ok := table(s, "allow"); ok {
+			cfg.Scripting.Allow = allow
+		}
+	}
+	if ws, ok := raw["webServer"].([]any); ok {
+		for i, item := range ws {
+			if m, ok := item.(map[string]any); ok && i < len(cfg.WebServer) {
+				if env, ok := table(m, "env"); ok {
+					cfg.WebServer[i].Env = map[string]string{}
+					for k, v := range env {
+						cfg.WebServer[i].Env[k] = fmt.Sprint(v)
+					}
+				}
+			}
+		}
+	}
+}
+
+// cleanDecodeError rewrites mapstructure's report ("'test.parallel'
+// expected type 'int', got unconvertible type 'string'") into one line per
+// problem with the key as written in the docs.
+func cleanDecodeError(err error) string {
+	msg := err.Error()
+	var lines []string
+	for _, l := range strings.Split(msg, "\n") {
+		l = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(l), "*"))
+		if l == "" || strings.HasPrefix(l, "decoding failed") || strings.HasSuffix(l, "error(s) decoding:") {
+			continue
+		}
+		lines = append(lines, canonicalKeys(l))
+	}
+	if len(lines) == 0 {
+		return msg
+	}
+	return strings.Join(lines, "; ")
+}
+
+// canonicalKeys restores the camelCase spelling of known keys that viper
+// lower-cased in error messages.
+func canonicalKeys(s string) string {
+	for _, k := range []string{"retryTagFilter", "dryRun", "failFast", "worldParameters", "formatOptions", "allowEnv",
+		"executablePath", "slowMo", "baseURL", "timezoneId", "colorScheme", "ignoreHTTPSErrors", "storageState",
+		"actionTimeout", "navigationTimeout", "perWorker", "outputDir", "webServer", "reuseExistingServer"} {
+		s = strings.ReplaceAll(s, strings.ToLower(k), k)
+	}
+	return s
+}
+
+func cleanParseError(err error) string {
+	var pe viper.ConfigParseError
+	if errors.As(err, &pe) {
+		return strings.TrimPrefix(pe.Error(), "While parsing config: ")
+	}
+	return err.Error()
+}
+
+func (c *Config) validate() error {
+	t := c.Test
+	if t.Parallel < 0 {
+		return &Error{Key: "test.parallel", Msg: fmt.Sprintf("must be >= 0, got %d", t.Parallel)}
+	}
+	if t.Retry < 0 {
+		return &Error{Key: "test.retry", Msg: fmt.Sprintf("must be >= 0, got %d", t.Retry)}
+	}
+	if err := c.Browser.Validate(); err != nil {
+		return &Error{Key: "browser", Msg: err.Error()}
+	}
+	return nil
+}
+
+// StrictOrDefault returns test.strict, true when unset (cucumber-js's default).
+func (t Test) StrictOrDefault() bool { return t.Strict == nil || *t.Strict }

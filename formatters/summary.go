@@ -1,0 +1,308 @@
+package formatters
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/ferridriver/ferridriver/formatters/query"
+	"github.com/ferridriver/ferridriver/messages"
+)
+
+func init() { Register("summary", newSummary) }
+
+// summaryFormatter prints, when the run ends, the non-passing scenarios
+// (with feature file:line, the failing step and its error), undefined
+// parameter types, failed test run hooks, counts of scenarios and steps by
+// status, durations, the random seed of --order random, and the snippets
+// suggested for undefined steps (cucumber-js's `summary`, i.e. the
+// SummaryPrinter of @cucumber/pretty-formatter).
+type summaryFormatter struct {
+	out  io.Writer
+	q    *query.Query
+	t    term
+	opts terminalOptions
+	seed string
+	done bool
+}
+
+func newSummary(o Options) (Formatter, error) {
+	topts, err := resolveTerminalOptions(o)
+	if err != nil {
+		return nil, err
+	}
+	return &summaryFormatter{out: o.Out, q: query.New(), opts: topts, seed: o.Seed,
+		t: term{theme: topts.theme, st: topts.style}}, nil
+}
+
+func (s *summaryFormatter) Handle(e *messages.Envelope) error {
+	if s.done {
+		return nil
+	}
+	s.q.Update(e)
+	if e.TestRunFinished != nil {
+		return s.write()
+	}
+	return nil
+}
+
+func (s *summaryFormatter) Close() error {
+	if s.done {
+		return nil
+	}
+	return s.write()
+}
+
+func (s *summaryFormatter) write() error {
+	s.done = true
+	if _, err := io.WriteString(s.out, summary(s.q, s.t, s.opts.includeAttachments, s.seed)); err != nil {
+		return fmt.Errorf("write summary: %w", err)
+	}
+	return nil
+}
+
+// summary renders the end-of-run summary shared by summary, pretty,
+// progress and progress-bar.
+func summary(q *query.Query, t term, includeAttachments bool, seed string) string {
+	var b strings.Builder
+	println := func(s string) { b.WriteString(s + "\n") }
+
+	// Non-passing scenarios, grouped by their most severe status.
+	byStatus := map[messages.TestStepResultStatus][]*messages.TestCaseFinished{}
+	for _, f := range q.AllTestCaseFinished() {
+		if r := q.MostSevereResult(f.TestCaseStartedID); r != nil && !nonReportable(r.Status) {
+			byStatus[r.Status] = append(byStatus[r.Status], f)
+		}
+	}
+	for _, st := range query.Statuses {
+		if len(byStatus[st]) == 0 {
+			continue
+		}
+		println("")
+		println(t.forStatus(st, statusName(st)+" scenarios:"))
+		for i, f := range byStatus[st] {
+			println(indentNumbered(scenarioSummary(q, t, f, includeAttachments), 2, i+1))
+		}
+	}
+
+	if upts := q.UndefinedParameterTypes(); len(upts) > 0 {
+		println("")
+		println(t.forStatus(messages.TestStepResultStatusUndefined, "These parameters are missing a parameter type definition:"))
+		for i, u := range upts {
+			println(indentNumbered(undefinedParameterType(u), gherkinIndent, i+1))
+		}
+	}
+
+	var failedHooks []*messages.TestRunHookFinished
+	for _, f := range q.AllTestRunHookFinished() {
+		if f.Result.Status == messages.TestStepResultStatusFailed {
+			failedHooks = append(failedHooks, f)
+		}
+	}
+	if len(failedHooks) > 0 {
+		println("")
+		println(t.forStatus(messages.TestStepResultStatusFailed, "Failed hooks:"))
+		for i, f := range failedHooks {
+			println(indentNumbered(globalHookSummary(q, t, f), gherkinIndent, i+1))
+		}
+	}
+
+	if trf := q.TestRunFinished(); trf != nil && trf.Exception != nil {
+		println(t.forStatus(messages.TestStepResultStatusFailed, "Failed test run:"))
+		msg := trf.Exception.GetStackTrace()
+		if msg == "" {
+			msg = trf.Exception.GetMessage()
+		}
+		if msg != "" {
+			b.WriteString(indent(t.errorText(msg, messages.TestStepResultStatusFailed), 7))
+		}
+	}
+
+	println("")
+	println(stats(q, t))
+	if seed != "" {
+		println("Random order seed: " + seed + " (run again in this order with --order random:" + seed + ")")
+	}
+	if sn := snippetsBlock(q); sn != "" {
+		println(sn)
+	}
+	return b.String()
+}
+
+func undefinedParameterType(u *messages.UndefinedParameterType) string {
+	return "'" + u.Name + "' in '" + u.Expression + "'"
+}
+
+// scenarioSummary renders one non-passing scenario: its name and location,
+// then the first non-passing step and every later step that failed.
+func scenarioSummary(q *query.Query, t term, f *messages.TestCaseFinished, includeAttachments bool) string {
+	tcs := q.TestCaseStarted(f.TestCaseStartedID)
+	if tcs == nil {
+		return "(unknown test case)"
+	}
+	pickle := q.PickleOf(tcs)
+	if pickle == nil {
+		return "(unknown test case)"
+	}
+	attempt := ""
+	if tcs.Attempt > 0 {
+		attempt = fmt.Sprintf(", after %d attempts", tcs.Attempt+1)
+	}
+	lines := []string{pickle.Name + attempt + " " + t.pickleLocation(pickle, q.LocationOf(pickle))}
+	found := false
+	for _, sr := range q.StepResults(tcs.ID) {
+		st := sr.Finished.TestStepResult.Status
+		if found {
+			if nonReportable(st) {
+				continue
+			}
+		} else if st == messages.TestStepResultStatusPassed {
+			continue
+		}
+		found = true
+		lines = append(lines, stepSummary(q, t, sr, includeAttachments)...)
+	}
+	return strings.Join(lines, "\n")
+}
+
+func stepSummary(q *query.Query, t term, sr query.StepResult, includeAttachments bool) []string {
+	var lines []string
+	res := &sr.Finished.TestStepResult
+	ts := sr.Step
+	switch {
+	case ts == nil:
+	case ts.PickleStepID != nil:
+		ps := q.PickleStep(*ts.PickleStepID)
+		gs := q.StepOf(ps)
+		if ps == nil || gs == nil {
+			break
+		}
+		loc := ""
+		if sd := q.UnambiguousStepDefinition(ts); sd != nil {
+			loc = t.sourceReference(sd.SourceReference)
+		}
+		lines = append(lines, indent(joinTruthy(t.stepTitle(ts, ps, gs, res.Status, false), loc), gherkinIndent))
+		if ps.Argument != nil {
+			lines = append(lines, indent(t.stepArgument(ps.Argument), gherkinIndent+stepArgIndent))
+		}
+		if res.Status == messages.TestStepResultStatusAmbiguous {
+			lines = append(lines, indent(t.ambiguousStep(q.StepDefinitionsOf(ts)), gherkinIndent+errorIndent))
+		}
+	case ts.HookID != nil:
+		h := q.HookOf(ts)
+		loc := ""
+		if h != nil {
+			loc = t.sourceReference(h.SourceReference)
+		}
+		lines = append(lines, indent(joinTruthy(t.hookTitle(h, res.Status), loc), gherkinIndent))
+	}
+	if msg := reportableMessage(res); msg != "" {
+		lines = append(lines, indent(t.errorText(msg, res.Status), gherkinIndent+errorIndent))
+	}
+	if includeAttachments {
+		for _, a := range q.Attachments(sr.Finished.TestCaseStartedID, sr.Finished.TestStepID) {
+			lines = append(lines, "", indent(t.attachment(a), gherkinIndent+attachmentIndent))
+		}
+	}
+	return lines
+}
+
+// globalHookSummary renders a failed BeforeAll/AfterAll hook.
+func globalHookSummary(q *query.Query, t term, f *messages.TestRunHookFinished) string {
+	h := q.HookOfRun(f)
+	loc := ""
+	if h != nil {
+		loc = t.sourceReference(h.SourceReference)
+	}
+	// The official summary prints the hook title unstyled.
+	plain := term{theme: &Theme{}, st: t.st}
+	lines := []string{joinTruthy(plain.hookTitle(h, f.Result.Status), loc)}
+	if f.Result.Status == messages.TestStepResultStatusFailed {
+		msg := ""
+		if ex := f.Result.Exception; ex != nil {
+			msg = ex.GetStackTrace()
+			if msg == "" {
+				msg = ex.GetMessage()
+			}
+		}
+		if msg == "" {
+			msg = f.Result.GetMessage()
+		}
+		if msg != "" {
+			lines = append(lines, indent(t.errorText(msg, f.Result.Status), gherkinIndent))
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+// stats renders the counts of test runs, hooks, scenarios and steps by
+// status and the durations.
+func stats(q *query.Query, t term) string {
+	var lines []string
+	if trf := q.TestRunFinished(); trf != nil && trf.Exception != nil {
+		lines = append(lines, "", t.counts("test run", "test runs", map[messages.TestStepResultStatus]int{messages.TestStepResultStatusFailed: 1}))
+	}
+	if hooks := q.AllTestRunHookFinished(); len(hooks) > 0 {
+		c := map[messages.TestStepResultStatus]int{}
+		for _, h := range hooks {
+			c[h.Result.Status]++
+		}
+		lines = append(lines, t.counts("hook", "hooks", c))
+	}
+	scenarios, steps := map[messages.TestStepResultStatus]int{}, map[messages.TestStepResultStatus]int{}
+	for _, f := range q.AllTestCaseFinished() {
+		st := messages.TestStepResultStatusPassed
+		if r := q.MostSevereResult(f.TestCaseStartedID); r != nil {
+			st = r.Status
+		}
+		scenarios[st]++
+		for _, sf := range q.TestStepsFinished(f.TestCaseStartedID) {
+			steps[sf.TestStepResult.Status]++
+		}
+	}
+	lines = append(lines, t.counts("scenario", "scenarios", scenarios), t.counts("step", "steps", steps))
+	if d, ok := q.TestRunDuration(); ok {
+		executing := 0.0
+		for _, h := range q.AllTestRunHookFinished() {
+			executing += query.DurationMillis(h.Result.Duration)
+		}
+		for _, sf := range q.AllTestStepFinished() {
+			executing += query.DurationMillis(sf.TestStepResult.Duration)
+		}
+		lines = append(lines, luxonDuration(query.DurationMillis(d))+" ("+luxonDuration(executing)+" executing your code)")
+	}
+	return strings.Join(lines, "\n")
+}
+
+// snippetsBlock lists the code suggested for undefined steps, each snippet
+// once, or "" when there is none.
+func snippetsBlock(q *query.Query) string {
+	codes := suggestedSnippets(q)
+	if len(codes) == 0 {
+		return ""
+	}
+	lines := []string{"", "You can implement missing steps with the snippets below:", ""}
+	for _, c := range codes {
+		lines = append(lines, c, "")
+	}
+	return strings.Join(lines, "\n")
+}
+
+// suggestedSnippets returns the distinct snippet codes suggested for the
+// steps of the finished test cases, in order.
+func suggestedSnippets(q *query.Query) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, f := range q.AllTestCaseFinished() {
+		tcs := q.TestCaseStarted(f.TestCaseStartedID)
+		for _, sg := range q.SuggestionsOfPickle(q.PickleOf(tcs)) {
+			for _, sn := range sg.Snippets {
+				if sn != nil && !seen[sn.Code] {
+					seen[sn.Code] = true
+					out = append(out, sn.Code)
+				}
+			}
+		}
+	}
+	return out
+}

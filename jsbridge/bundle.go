@@ -1,0 +1,344 @@
+package jsbridge
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/bmatcuk/doublestar/v4"
+	"github.com/dop251/goja"
+	"github.com/dop251/goja/parser"
+	"github.com/evanw/esbuild/pkg/api"
+)
+
+// SourceExtensions are the file extensions of step files and extensions.
+// Discovery of both uses this one list.
+var SourceExtensions = []string{".js", ".cjs", ".mjs", ".jsx", ".ts", ".cts", ".mts", ".tsx"}
+
+// IsSource reports whether path has one of SourceExtensions.
+func IsSource(path string) bool {
+	ext := filepath.Ext(path)
+	for _, e := range SourceExtensions {
+		if ext == e {
+			return true
+		}
+	}
+	return false
+}
+
+// BundleOptions say what to bundle.
+type BundleOptions struct {
+	// Entries are the step files and extensions, in load order.
+	Entries []string
+	// Dir is the project directory: source references are relative to it.
+	Dir string
+	// Alias maps import specifiers to others ("@cucumber/fake-cucumber" =
+	// "@cucumber/cucumber"). A target may be a builtin module, a package or
+	// a path relative to Dir.
+	Alias map[string]string
+}
+
+// Bundle is the compiled module of a run: every entry and everything they
+// import, as one program that each VM evaluates.
+type Bundle struct {
+	Program *goja.Program
+	Code    string
+	Map     []byte
+	Entries []string
+	Dir     string
+}
+
+// BundleError is a bundling or compile failure with its source position.
+type BundleError struct {
+	Messages []string
+}
+
+func (e *BundleError) Error() string { return strings.Join(e.Messages, "\n") }
+
+const bundleName = "ferridriver-bundle.js"
+
+// The bundle is the body of an async function, so top-level await works in
+// step files and extensions; the VM awaits the returned promise.
+const bundlePrefix = "(async function () {"
+
+// Build bundles the entries with esbuild (TypeScript, JSX, relative imports,
+// node_modules) and compiles the result for goja. Imports of builtin modules
+// (@cucumber/cucumber, node:fs, ...) resolve to the VM's implementations.
+func Build(opts BundleOptions) (*Bundle, error) {
+	dir, err := filepath.Abs(opts.Dir)
+	if err != nil {
+		return nil, err
+	}
+	var entry strings.Builder
+	for _, e := range opts.Entries {
+		abs, err := filepath.Abs(e)
+		if err != nil {
+			return nil, err
+		}
+		q, _ := json.Marshal(abs)
+		fmt.Fprintf(&entry, "import %s;\n", q)
+	}
+	res := api.Build(api.BuildOptions{
+		Stdin: &api.StdinOptions{
+			Contents:   entry.String(),
+			ResolveDir: dir,
+			Sourcefile: "<ferridriver-entry>",
+			Loader:     api.LoaderJS,
+		},
+		Bundle:         true,
+		Write:          false,
+		Outfile:        filepath.Join(dir, bundleName),
+		Format:         api.FormatESModule,
+		Platform:       api.PlatformNeutral,
+		MainFields:     []string{"module", "main"},
+		Conditions:     []string{"node", "import", "require", "default"},
+		Target:         api.ES2022,
+		// goja lacks these; esbuild rewrites them into what it has.
+		Supported:      map[string]bool{"async-generator": false, "for-await": false, "regexp-match-indices": false, "top-level-await": true},
+		Sourcemap:      api.SourceMapExternal,
+		SourcesContent: api.SourcesContentExclude,
+		LogLevel:       api.LogLevelSilent,
+		Charset:        api.CharsetUTF8,
+		KeepNames:      true,
+		Plugins:        []api.Plugin{builtinPlugin(dir, opts.Alias)},
+		AbsWorkingDir:  dir,
+	})
+	if len(res.Errors) > 0 {
+		return nil, &BundleError{Messages: formatMessages(res.Errors, dir)}
+	}
+	var code, smap []byte
+	for _, f := range res.OutputFiles {
+		switch {
+		case strings.HasSuffix(f.Path, ".map"):
+			smap = f.Contents
+		case strings.HasSuffix(f.Path, ".js"):
+			code = f.Contents
+		}
+	}
+	src := bundlePrefix + string(code) + "\n//# sourceMappingURL=" + bundleName + ".map\n})"
+	ast, err := goja.Parse(bundleName, src, parser.WithSourceMapLoader(func(string) ([]byte, error) { return smap, nil }))
+	if err != nil {
+		return nil, &BundleError{Messages: []string{"compile bundle: " + err.Error()}}
+	}
+	prg, err := goja.CompileAST(ast, false)
+	if err != nil {
+		return nil, &BundleError{Messages: []string{"compile bundle: " + err.Error()}}
+	}
+	return &Bundle{Program: prg, Code: src, Map: smap, Entries: opts.Entries, Dir: dir}, nil
+}
+
+func formatMessages(msgs []api.Message, dir string) []string {
+	out := make([]string, 0, len(msgs))
+	for _, m := range msgs {
+		if m.Location == nil {
+			out = append(out, m.Text)
+			continue
+		}
+		file := m.Location.File
+		if rel, err := filepath.Rel(dir, file); err == nil && !strings.HasPrefix(rel, "..") {
+			file = rel
+		}
+		out = append(out, fmt.Sprintf("%s:%d:%d: %s", file, m.Location.Line, m.Location.Column+1, m.Text))
+	}
+	return out
+}
+
+const builtinNamespace = "ferridriver-builtin"
+
+// nodeCoreModules are Node's builtin module names: imports of them (with or
+// without "node:") resolve to the VM, which implements some and throws a
+// clear error for the others when they are required.
+var nodeCoreModules = map[string]bool{
+	"assert": true, "assert/strict": true, "buffer": true, "child_process": true, "crypto": true,
+	"events": true, "fs": true, "fs/promises": true, "http": true, "https": true, "net": true,
+	"os": true, "path": true, "path/posix": true, "process": true, "stream": true, "string_decoder": true,
+	"timers": true, "timers/promises": true, "tty": true, "url": true, "util": true, "worker_threads": true,
+	"zlib": true, "querystring": true, "readline": true, "module": true, "vm": true, "dns": true,
+	"perf_hooks": true, "async_hooks": true, "v8": true, "http2": true, "tls": true, "dgram": true,
+}
+
+// isBuiltin reports whether spec names a module the VM provides.
+func isBuiltin(spec string) bool {
+	if strings.HasPrefix(spec, "node:") {
+		return true
+	}
+	if nodeCoreModules[spec] {
+		return true
+	}
+	modulesMu.RLock()
+	defer modulesMu.RUnlock()
+	_, ok := moduleFactories[spec]
+	return ok
+}
+
+// canonicalModule maps "fs" and "node:fs" to one name.
+func canonicalModule(spec string) string {
+	if strings.HasPrefix(spec, "node:") {
+		return spec
+	}
+	if nodeCoreModules[spec] {
+		return "node:" + spec
+	}
+	return spec
+}
+
+var metaRE = regexp.MustCompile(`\bimport\.meta\.(dirname|filename|url)\b`)
+
+// builtinPlugin resolves builtin modules and aliases, and gives each file
+// its own import.meta.dirname / __dirname, which one bundle otherwise loses.
+func builtinPlugin(dir string, alias map[string]string) api.Plugin {
+	return api.Plugin{
+		Name: "ferridriver",
+		Setup: func(build api.PluginBuild) {
+			build.OnResolve(api.OnResolveOptions{Filter: ".*"}, func(args api.OnResolveArgs) (api.OnResolveResult, error) {
+				spec := args.Path
+				if target, ok := alias[spec]; ok {
+					spec = target
+					if !isBuiltin(spec) {
+						resolveDir := args.ResolveDir
+						if strings.HasPrefix(spec, ".") {
+							resolveDir = dir
+						}
+						r := build.Resolve(spec, api.ResolveOptions{Kind: args.Kind, ResolveDir: resolveDir, Importer: args.Importer})
+						if len(r.Errors) > 0 {
+							return api.OnResolveResult{}, fmt.Errorf("alias %q = %q: %s", args.Path, spec, r.Errors[0].Text)
+						}
+						return api.OnResolveResult{Path: r.Path, Namespace: r.Namespace}, nil
+					}
+				}
+				if isBuiltin(spec) {
+					return api.OnResolveResult{Path: canonicalModule(spec), Namespace: builtinNamespace}, nil
+				}
+				return api.OnResolveResult{}, nil
+			})
+			build.OnLoad(api.OnLoadOptions{Filter: ".*", Namespace: builtinNamespace}, func(args api.OnLoadArgs) (api.OnLoadResult, error) {
+				q, _ := json.Marshal(args.Path)
+				contents := "module.exports = __ferridriver_require(" + string(q) + ");"
+				return api.OnLoadResult{Contents: &contents, Loader: api.LoaderJS}, nil
+			})
+			build.OnLoad(api.OnLoadOptions{Filter: `\.(m|c)?(j|t)sx?$`, Namespace: "file"}, func(args api.OnLoadArgs) (api.OnLoadResult, error) {
+				if strings.Contains(args.Path, string(filepath.Separator)+"node_modules"+string(filepath.Separator)) {
+					return api.OnLoadResult{}, nil // esbuild's own loading
+				}
+				data, err := os.ReadFile(args.Path)
+				if err != nil {
+					return api.OnLoadResult{}, err
+				}
+				contents := withFileLocals(string(data), args.Path)
+				return api.OnLoadResult{Contents: &contents, Loader: loaderFor(args.Path)}, nil
+			})
+		},
+	}
+}
+
+var declaresDirnameRE = regexp.MustCompile(`\b(const|let|var|function)\s+__(dirname|filename)\b`)
+
+// withFileLocals substitutes import.meta.{dirname,filename,url} by literals
+// and defines __dirname/__filename for CommonJS-style files that use them.
+func withFileLocals(src, path string) string {
+	if strings.Contains(src, "import.meta") {
+		src = metaRE.ReplaceAllStringFunc(src, func(m string) string {
+			var v string
+			switch m[len("import.meta."):] {
+			case "dirname":
+				v = filepath.Dir(path)
+			case "filename":
+				v = path
+			case "url":
+				v = "file://" + filepath.ToSlash(path)
+			}
+			q, _ := json.Marshal(v)
+			return string(q)
+		})
+	}
+	if (strings.Contains(src, "__dirname") || strings.Contains(src, "__filename")) && !declaresDirnameRE.MatchString(src) {
+		d, _ := json.Marshal(filepath.Dir(path))
+		f, _ := json.Marshal(path)
+		// Kept on the first line so that source positions do not move.
+		src = "var __dirname = " + string(d) + ", __filename = " + string(f) + "; " + src
+	}
+	return src
+}
+
+func loaderFor(path string) api.Loader {
+	switch filepath.Ext(path) {
+	case ".ts", ".mts", ".cts":
+		return api.LoaderTS
+	case ".tsx":
+		return api.LoaderTSX
+	case ".jsx":
+		return api.LoaderJSX
+	default:
+		return api.LoaderJS
+	}
+}
+
+// Discover returns the source files named by patterns (files, directories
+// walked recursively, or globs with **), sorted by path and de-duplicated.
+// A directory contributes every file with one of SourceExtensions; node_modules
+// directories are skipped. Patterns are relative to dir.
+func Discover(dir string, patterns []string) ([]string, error) {
+	seen := map[string]bool{}
+	var out []string
+	add := func(p string) {
+		if !seen[p] {
+			seen[p] = true
+			out = append(out, p)
+		}
+	}
+	for _, pat := range patterns {
+		full := pat
+		if !filepath.IsAbs(full) {
+			full = filepath.Join(dir, pat)
+		}
+		if info, err := os.Stat(full); err == nil {
+			if info.IsDir() {
+				files, err := walkSources(full)
+				if err != nil {
+					return nil, err
+				}
+				for _, f := range files {
+					add(f)
+				}
+				continue
+			}
+			add(full)
+			continue
+		}
+		matches, err := doublestar.FilepathGlob(full, doublestar.WithFilesOnly())
+		if err != nil {
+			return nil, fmt.Errorf("pattern %q: %w", pat, err)
+		}
+		for _, m := range matches {
+			if IsSource(m) {
+				add(m)
+			}
+		}
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
+func walkSources(root string) ([]string, error) {
+	var out []string
+	err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if d.Name() == "node_modules" || (strings.HasPrefix(d.Name(), ".") && p != root) {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if IsSource(p) && !strings.HasSuffix(p, ".d.ts") {
+			out = append(out, p)
+		}
+		return nil
+	})
+	return out, err
+}

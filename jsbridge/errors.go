@@ -1,0 +1,177 @@
+package jsbridge
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/dop251/goja"
+)
+
+// JSError is a value thrown (or a promise rejected) by JS code, with its
+// stack mapped through the bundle's source map to the user's files.
+type JSError struct {
+	// Type is the error's name: "Error", "AssertionError", "PendingException"...
+	Type string
+	// Message is the error's message.
+	Message string
+	// Stack is "Type: message" followed by "    at fn (file.ts:line:col)"
+	// frames, Node style, with frames of ferridriver's own code removed.
+	Stack string
+	// Value is the thrown JS value. Use it on the VM's loop goroutine only.
+	Value goja.Value
+}
+
+func (e *JSError) Error() string {
+	if e.Message == "" {
+		return e.Type
+	}
+	return e.Type + ": " + e.Message
+}
+
+// TimeoutError reports user code that did not finish in time.
+type TimeoutError struct {
+	What string // "step", "hook", "tool handler"...
+	Ms   int64
+}
+
+func (e *TimeoutError) Error() string {
+	return fmt.Sprintf("%s timed out after %d ms", e.What, e.Ms)
+}
+
+// ErrorValue makes a JS Error carrying err's message, so Go failures reach
+// JS code as ordinary exceptions (catchable, with .message).
+func ErrorValue(rt *goja.Runtime, err error) goja.Value {
+	var je *JSError
+	if errors.As(err, &je) && je.Value != nil {
+		return je.Value
+	}
+	ctor, _ := goja.AssertConstructor(rt.Get("Error"))
+	obj, cerr := ctor(nil, rt.ToValue(err.Error()))
+	if cerr != nil {
+		return rt.ToValue(err.Error())
+	}
+	if te, ok := err.(*TimeoutError); ok {
+		obj.Set("name", "TimeoutError")
+		obj.Set("timeoutMs", te.Ms)
+	}
+	return obj
+}
+
+// toJSError converts an error returned by goja (an exception or an
+// interrupt) or a rejection reason into a *JSError.
+func (vm *VM) toJSError(err error) error {
+	var exc *goja.Exception
+	if errors.As(err, &exc) {
+		return vm.errorFromValue(exc.Value(), exc)
+	}
+	var intr *goja.InterruptedError
+	if errors.As(err, &intr) {
+		if te, ok := intr.Value().(*TimeoutError); ok {
+			return te
+		}
+		return err
+	}
+	return err
+}
+
+// errorFromValue describes a thrown/rejected value. exc, when known, gives
+// the throw site's stack for values that are not Error objects.
+func (vm *VM) errorFromValue(v goja.Value, exc *goja.Exception) *JSError {
+	je := &JSError{Type: "Error", Value: v}
+	obj, isObj := v.(*goja.Object)
+	if v == nil || goja.IsUndefined(v) || goja.IsNull(v) || !isObj {
+		je.Message = fmt.Sprint(v)
+		if v != nil {
+			je.Message = v.String()
+		}
+		je.Stack = je.Type + ": " + je.Message
+		if exc != nil {
+			je.Stack += vm.frames(exc.String())
+		}
+		return je
+	}
+	if name := obj.Get("name"); name != nil && !goja.IsUndefined(name) && name.String() != "" {
+		je.Type = name.String()
+	} else if c := obj.Get("constructor"); c != nil {
+		if co, ok := c.(*goja.Object); ok {
+			if n := co.Get("name"); n != nil && n.String() != "" {
+				je.Type = n.String()
+			}
+		}
+	}
+	if m := obj.Get("message"); m != nil && !goja.IsUndefined(m) {
+		je.Message = m.String()
+	} else {
+		je.Message = v.String()
+	}
+	stack := ""
+	if s := obj.Get("stack"); s != nil && !goja.IsUndefined(s) {
+		stack = s.String()
+	} else if exc != nil {
+		stack = exc.String()
+	}
+	je.Stack = je.Type + ": " + je.Message + vm.frames(stack)
+	return je
+}
+
+// frames rewrites goja's stack lines ("\tat fn (file:line:col(pc))") into
+// Node's format, with paths relative to the project directory, and drops
+// frames of ferridriver's own JS (the prelude and the bundle's wrapper).
+func (vm *VM) frames(stack string) string {
+	var b strings.Builder
+	for _, line := range strings.Split(stack, "\n") {
+		t := strings.TrimSpace(line)
+		if !strings.HasPrefix(t, "at ") {
+			continue
+		}
+		t = strings.TrimPrefix(t, "at ")
+		fn, loc := "", t
+		if i := strings.LastIndex(t, " ("); i >= 0 && strings.HasSuffix(t, ")") {
+			fn, loc = t[:i], t[i+2:len(t)-1]
+		}
+		// goja appends "(pc)" to the position.
+		if i := strings.LastIndex(loc, "("); i > 0 && strings.HasSuffix(loc, ")") {
+			loc = loc[:i]
+		}
+		if loc == "native" || strings.HasPrefix(loc, preludeName) || strings.HasPrefix(loc, bundleName) || strings.HasPrefix(loc, "<ferridriver") {
+			continue
+		}
+		loc = vm.relPath(loc)
+		if fn == "" {
+			fmt.Fprintf(&b, "\n    at %s", loc)
+		} else {
+			fmt.Fprintf(&b, "\n    at %s (%s)", fn, loc)
+		}
+	}
+	return b.String()
+}
+
+// relPath makes "…/abs/file.ts:3:4" relative to the project directory.
+func (vm *VM) relPath(loc string) string {
+	loc = strings.TrimPrefix(loc, "file://")
+	if !filepath.IsAbs(loc) {
+		return loc
+	}
+	if rel, err := filepath.Rel(vm.dir, loc); err == nil && !strings.HasPrefix(rel, "..") {
+		return filepath.ToSlash(rel)
+	}
+	return loc
+}
+
+// FirstUserFrame returns "file:line" of the first stack frame in the user's
+// code, or "".
+func (e *JSError) FirstUserFrame() string {
+	for _, line := range strings.Split(e.Stack, "\n")[1:] {
+		t := strings.TrimPrefix(strings.TrimSpace(line), "at ")
+		if i := strings.LastIndex(t, " ("); i >= 0 {
+			t = t[i+2 : len(t)-1]
+		}
+		if strings.Contains(t, "node_modules/") {
+			continue
+		}
+		return t
+	}
+	return ""
+}

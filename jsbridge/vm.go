@@ -1,0 +1,386 @@
+// Package jsbridge runs the JavaScript side of ferridriver: it bundles step
+// files and extensions with esbuild, evaluates the bundle in goja VMs that
+// each own an event loop, collects what the code registers (step
+// definitions, hooks, parameter types, world constructor, tools) in a
+// Registry, and invokes that code for the runner and the other hosts.
+//
+// A VM is single-threaded: every method that touches JS must be called on
+// the goroutine that owns the VM (the one that created it), except those
+// documented as safe from any goroutine.
+package jsbridge
+
+import (
+	_ "embed"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/dop251/goja"
+	"github.com/dop251/goja_nodejs/buffer"
+	"github.com/dop251/goja_nodejs/require"
+	"github.com/dop251/goja_nodejs/url"
+)
+
+// Host names, the value of ferridriver.host in a VM.
+const (
+	HostBDD    = "bdd"
+	HostMCP    = "mcp"
+	HostScript = "script"
+)
+
+// VMOptions configure a VM.
+type VMOptions struct {
+	// Host is HostBDD, HostMCP or HostScript.
+	Host string
+	// Dir is the project directory (process.cwd(), base of relative paths).
+	Dir string
+	// Env is exactly what process.env holds (the [scripting] allowEnv
+	// names present in the real environment). It is frozen.
+	Env map[string]string
+	// WorldParameters is this.parameters of every World (a JSON value).
+	WorldParameters any
+	// Stdout and Stderr receive console output. Nil means os.Stdout/os.Stderr.
+	Stdout, Stderr io.Writer
+	// WorkerID identifies the VM's worker in messages ("0", "1"...).
+	WorkerID string
+	// LoadTimeout bounds the evaluation of the bundle's top level
+	// (top-level await included). Zero means 60 s.
+	LoadTimeout time.Duration
+}
+
+// VM is one goja runtime with its event loop, the builtin modules and the
+// Registry filled by evaluating a bundle.
+type VM struct {
+	rt       *goja.Runtime
+	loop     *Loop
+	opts     VMOptions
+	dir      string
+	modules  map[string]goja.Value
+	prelude  *goja.Object
+	cucumber *goja.Object // exports of @cucumber/cucumber
+	registry *Registry
+	// loading is true while the bundle's top level runs: registration
+	// functions are only valid then.
+	loading bool
+
+	// attachTarget receives attachments made by user code (this.attach).
+	attachTarget AttachFunc
+	// worldHooks decorate every World (the browser adds page, context...).
+	worldHooks []func(world *goja.Object) error
+	// closers run when the VM is closed.
+	closers []func()
+
+	interruptMu sync.Mutex
+	stopReason  atomic.Pointer[error]
+}
+
+// Interrupt stops the VM for good: running JS is interrupted, pending
+// awaits give up, and every later call fails with reason. Safe from any
+// goroutine (Ctrl-C handling).
+func (vm *VM) Interrupt(reason error) {
+	vm.stopReason.Store(&reason)
+	vm.loop.Stop()
+	vm.rt.Interrupt(reason)
+}
+
+func (vm *VM) stopped() error {
+	if p := vm.stopReason.Load(); p != nil {
+		return *p
+	}
+	return nil
+}
+
+//go:embed prelude.js
+var preludeSource string
+
+const preludeName = "ferridriver-prelude.js"
+
+var (
+	preludeOnce sync.Once
+	preludePrg  *goja.Program
+	preludeErr  error
+)
+
+// NewVM creates a VM for host, installs the JS API and evaluates the bundle
+// (nil for a VM without user code). Registration errors and exceptions
+// thrown by the bundle's top level are returned with their source position.
+func NewVM(b *Bundle, opts VMOptions) (*VM, error) {
+	if opts.Stdout == nil {
+		opts.Stdout = os.Stdout
+	}
+	if opts.Stderr == nil {
+		opts.Stderr = os.Stderr
+	}
+	if opts.LoadTimeout == 0 {
+		opts.LoadTimeout = 60 * time.Second
+	}
+	if opts.Host == "" {
+		opts.Host = HostBDD
+	}
+	rt := goja.New()
+	rt.SetFieldNameMapper(goja.UncapFieldNameMapper())
+	vm := &VM{rt: rt, opts: opts, dir: opts.Dir, modules: map[string]goja.Value{}, registry: newRegistry()}
+	if b != nil && vm.dir == "" {
+		vm.dir = b.Dir
+	}
+	vm.loop = newLoop(rt)
+	if err := vm.installGlobals(); err != nil {
+		return nil, err
+	}
+	if b != nil {
+		if err := vm.load(b); err != nil {
+			return nil, err
+		}
+	}
+	return vm, nil
+}
+
+// Runtime returns the goja runtime. Loop goroutine only.
+func (vm *VM) Runtime() *goja.Runtime { return vm.rt }
+
+// Loop returns the VM's event loop.
+func (vm *VM) Loop() *Loop { return vm.loop }
+
+// Host returns "bdd", "mcp" or "script".
+func (vm *VM) Host() string { return vm.opts.Host }
+
+// Dir returns the project directory.
+func (vm *VM) Dir() string { return vm.dir }
+
+// Registry returns what the evaluated code registered.
+func (vm *VM) Registry() *Registry { return vm.registry }
+
+// OnClose registers fn to run when the VM is closed.
+func (vm *VM) OnClose(fn func()) { vm.closers = append(vm.closers, fn) }
+
+// Close releases the VM's resources (in reverse order of registration).
+func (vm *VM) Close() {
+	for i := len(vm.closers) - 1; i >= 0; i-- {
+		vm.closers[i]()
+	}
+	vm.closers = nil
+}
+
+// AddWorldHook adds a function that decorates every World object after it
+// is constructed (the browser world defines page, context... on it).
+func (vm *VM) AddWorldHook(fn func(world *goja.Object) error) {
+	vm.worldHooks = append(vm.worldHooks, fn)
+}
+
+func (vm *VM) installGlobals() error {
+	rt := vm.rt
+	reg := require.NewRegistry()
+	reg.Enable(rt)
+	buffer.Enable(rt)
+	url.Enable(rt)
+	g := rt.GlobalObject()
+	g.Set("__ferridriver_require", func(call goja.FunctionCall) goja.Value {
+		v, err := vm.require(call.Argument(0).String())
+		if err != nil {
+			panic(rt.NewGoError(err))
+		}
+		return v
+	})
+	vm.installTimers()
+	vm.installConsole()
+	vm.installProcess()
+	fd := rt.NewObject()
+	fd.Set("host", vm.opts.Host)
+	fd.Set("version", Version)
+	g.Set("ferridriver", fd)
+
+	preludeOnce.Do(func() {
+		preludePrg, preludeErr = goja.Compile(preludeName, preludeSource, true)
+	})
+	if preludeErr != nil {
+		return fmt.Errorf("ferridriver prelude: %w", preludeErr)
+	}
+	v, err := rt.RunProgram(preludePrg)
+	if err != nil {
+		return fmt.Errorf("ferridriver prelude: %w", err)
+	}
+	fn, ok := goja.AssertFunction(v)
+	if !ok {
+		return fmt.Errorf("ferridriver prelude: not a function")
+	}
+	native := vm.preludeNatives()
+	exp, err := fn(nil, native)
+	if err != nil {
+		return fmt.Errorf("ferridriver prelude: %w", vm.toJSError(err))
+	}
+	vm.prelude = exp.ToObject(rt)
+	for _, name := range []string{"structuredClone", "TextEncoder", "TextDecoder", "queueMicrotask", "EventTarget", "Event", "AbortController", "AbortSignal", "DOMException"} {
+		if v := vm.prelude.Get(name); v != nil && !goja.IsUndefined(v) {
+			g.Set(name, v)
+		}
+	}
+	vm.installCucumber()
+	return nil
+}
+
+// Version is the ferridriver version reported to JS (ferridriver.version).
+var Version = "0.1.0-dev"
+
+// load evaluates the bundle and awaits its top level.
+func (vm *VM) load(b *Bundle) error {
+	v, err := vm.rt.RunProgram(b.Program)
+	if err != nil {
+		return &LoadError{Err: vm.toJSError(err)}
+	}
+	fn, _ := goja.AssertFunction(v)
+	vm.loading = true
+	defer func() { vm.loading = false }()
+	_, err = vm.Call(fn, goja.Undefined(), nil, vm.opts.LoadTimeout, "loading step files and extensions")
+	if err != nil {
+		return &LoadError{Err: err}
+	}
+	if err := vm.registry.finish(); err != nil {
+		return &LoadError{Err: vm.toJSError(err)}
+	}
+	return nil
+}
+
+// LoadError is an exception thrown while evaluating step files and
+// extensions (including registration errors such as a bad expression).
+type LoadError struct{ Err error }
+
+func (e *LoadError) Error() string {
+	var je *JSError
+	if ok := asJSError(e.Err, &je); ok {
+		if f := je.FirstUserFrame(); f != "" {
+			return f + ": " + je.Error()
+		}
+	}
+	return e.Err.Error()
+}
+
+func (e *LoadError) Unwrap() error { return e.Err }
+
+func asJSError(err error, target **JSError) bool {
+	je, ok := err.(*JSError)
+	if ok {
+		*target = je
+	}
+	return ok
+}
+
+// Call calls fn with this and args, then, if it returns a promise, pumps the
+// loop until the promise settles. The whole call is bounded by timeout
+// (zero = none): a synchronous infinite loop is interrupted and an unsettled
+// promise abandoned, and a *TimeoutError naming what is returned. Errors
+// thrown or rejected by JS come back as *JSError.
+func (vm *VM) Call(fn goja.Callable, this goja.Value, args []goja.Value, timeout time.Duration, what string) (goja.Value, error) {
+	var deadline time.Time
+	if timeout > 0 {
+		deadline = time.Now().Add(timeout)
+	}
+	if err := vm.stopped(); err != nil {
+		return nil, err
+	}
+	stop := vm.watchdog(deadline, what, timeout)
+	defer stop()
+	v, err := fn(this, args...)
+	if err != nil {
+		if serr := vm.stopped(); serr != nil {
+			return nil, serr
+		}
+		return nil, vm.toJSError(err)
+	}
+	return vm.settle(v, deadline, what, timeout)
+}
+
+// Await waits for v if it is a promise (see Call).
+func (vm *VM) Await(v goja.Value, timeout time.Duration, what string) (goja.Value, error) {
+	var deadline time.Time
+	if timeout > 0 {
+		deadline = time.Now().Add(timeout)
+	}
+	stop := vm.watchdog(deadline, what, timeout)
+	defer stop()
+	return vm.settle(v, deadline, what, timeout)
+}
+
+func (vm *VM) settle(v goja.Value, deadline time.Time, what string, timeout time.Duration) (goja.Value, error) {
+	p, ok := promiseOf(v)
+	if !ok {
+		return v, nil
+	}
+	if !vm.loop.Await(p, deadline) {
+		if err := vm.stopped(); err != nil {
+			return nil, err
+		}
+		return nil, &TimeoutError{What: what, Ms: timeout.Milliseconds()}
+	}
+	if p.State() == goja.PromiseStateRejected {
+		if te, ok := p.Result().Export().(*TimeoutError); ok {
+			return nil, te
+		}
+		return nil, vm.errorFromValue(p.Result(), nil)
+	}
+	return p.Result(), nil
+}
+
+func promiseOf(v goja.Value) (*goja.Promise, bool) {
+	if v == nil {
+		return nil, false
+	}
+	o, ok := v.(*goja.Object)
+	if !ok {
+		return nil, false
+	}
+	p, ok := o.Export().(*goja.Promise)
+	return p, ok
+}
+
+// watchdog interrupts JS still running at the deadline. The returned stop
+// function must be called when the guarded work is over; it clears an
+// interrupt that fired too late to be delivered, so it cannot leak into the
+// next call.
+func (vm *VM) watchdog(deadline time.Time, what string, timeout time.Duration) func() {
+	if deadline.IsZero() {
+		return func() {}
+	}
+	var done, fired atomic.Bool
+	t := time.AfterFunc(time.Until(deadline), func() {
+		vm.interruptMu.Lock()
+		defer vm.interruptMu.Unlock()
+		if !done.Load() {
+			fired.Store(true)
+			vm.rt.Interrupt(&TimeoutError{What: what, Ms: timeout.Milliseconds()})
+		}
+	})
+	return func() {
+		vm.interruptMu.Lock()
+		done.Store(true)
+		vm.interruptMu.Unlock()
+		t.Stop()
+		if fired.Load() {
+			vm.rt.ClearInterrupt()
+		}
+	}
+}
+
+// Throw panics with a JS exception carrying err; use it inside native
+// functions called from JS.
+func (vm *VM) Throw(err error) {
+	panic(ErrorValue(vm.rt, err))
+}
+
+// ThrowTypeError panics with a JS TypeError.
+func (vm *VM) ThrowTypeError(format string, args ...any) {
+	panic(vm.rt.NewTypeError(fmt.Sprintf(format, args...)))
+}
+
+// sortedKeys returns m's keys sorted.
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

@@ -1,0 +1,312 @@
+package runner
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/dop251/goja"
+
+	"github.com/ferridriver/ferridriver/jsbridge"
+	"github.com/ferridriver/ferridriver/messages"
+)
+
+// worker runs test cases on its own VM.
+type worker struct {
+	id  int
+	run *Run
+	vm  *jsbridge.VM
+	env WorkerEnvironment // nil without an Environment
+	// workerID is TestCaseStarted.workerId when running in parallel.
+	workerID *string
+	// lastStarted is the id of the attempt running (or last run).
+	lastStarted string
+}
+
+// status ranks, worst last, as Cucumber orders them.
+var statusRank = map[messages.TestStepResultStatus]int{
+	messages.TestStepResultStatusUnknown:   0,
+	messages.TestStepResultStatusPassed:    1,
+	messages.TestStepResultStatusSkipped:   2,
+	messages.TestStepResultStatusPending:   3,
+	messages.TestStepResultStatusUndefined: 4,
+	messages.TestStepResultStatusAmbiguous: 5,
+	messages.TestStepResultStatusFailed:    6,
+}
+
+func worse(a, b messages.TestStepResultStatus) bool { return statusRank[a] > statusRank[b] }
+
+// attemptState follows the statuses of one attempt of a test case.
+type attemptState struct {
+	worst       messages.TestStepResultStatus
+	worstResult messages.TestStepResult
+	userSkipped bool  // a step or hook asked to skip the rest
+	failedish   bool  // a step failed, is pending, undefined or ambiguous
+	failure     error // the first failure, for After hooks
+}
+
+// record notes a step's result; ran says whether user code produced it
+// (only a step or hook that ran and skipped makes the rest skip).
+func (a *attemptState) record(r messages.TestStepResult, err error, ran bool) {
+	if worse(r.Status, a.worst) || a.worst == "" {
+		a.worst, a.worstResult = r.Status, r
+	}
+	switch r.Status {
+	case messages.TestStepResultStatusSkipped:
+		a.userSkipped = a.userSkipped || ran
+	case messages.TestStepResultStatusFailed, messages.TestStepResultStatusPending,
+		messages.TestStepResultStatusUndefined, messages.TestStepResultStatusAmbiguous:
+		a.failedish = true
+		if a.failure == nil && err != nil {
+			a.failure = err
+		}
+	}
+}
+
+// runTestCase runs every attempt of tc (block i of the stream) and reports
+// whether its final attempt failed the run.
+func (w *worker) runTestCase(i int, tc *plannedCase) (failed bool) {
+	emit := func(env *messages.Envelope) { w.run.stream.emit(i, env) }
+	defer w.run.stream.finish(i)
+	for attempt := 0; ; attempt++ {
+		worst := w.runAttempt(emit, tc, attempt)
+		willBeRetried := worst == messages.TestStepResultStatusFailed && tc.retryable && attempt < w.run.opts.Retry && !w.run.interrupted()
+		emit(&messages.Envelope{TestCaseFinished: &messages.TestCaseFinished{
+			TestCaseStartedID: w.lastStarted, Timestamp: messages.NewTimestamp(time.Now()), WillBeRetried: willBeRetried,
+		}})
+		if !willBeRetried {
+			return w.run.causesFailure(worst)
+		}
+	}
+}
+
+func (w *worker) runAttempt(emit func(*messages.Envelope), tc *plannedCase, attempt int) messages.TestStepResultStatus {
+	startedID := newID()
+	w.lastStarted = startedID
+	emit(&messages.Envelope{TestCaseStarted: &messages.TestCaseStarted{
+		ID: startedID, TestCaseID: tc.msg.ID, Attempt: int64(attempt), Timestamp: messages.NewTimestamp(time.Now()), WorkerID: w.workerID,
+	}})
+	if w.env != nil {
+		w.env.BeginTestCase(tc.pickle, attempt)
+	}
+	state := &attemptState{worst: messages.TestStepResultStatusPassed}
+	var world *goja.Object
+	var worldErr error
+	if !w.run.opts.DryRun {
+		world, worldErr = w.vm.NewWorld()
+	}
+	var lastStepID string
+	for _, st := range tc.steps {
+		stepID := st.msg.ID
+		lastStepID = stepID
+		emit(&messages.Envelope{TestStepStarted: &messages.TestStepStarted{
+			TestCaseStartedID: startedID, TestStepID: stepID, Timestamp: messages.NewTimestamp(time.Now()),
+		}})
+		w.vm.SetAttachTarget(func(a *messages.Attachment) {
+			a.TestCaseStartedID = messages.Ptr(startedID)
+			a.TestStepID = messages.Ptr(stepID)
+			a.Timestamp = messages.Ptr(messages.NewTimestamp(time.Now()))
+			emit(&messages.Envelope{Attachment: a})
+		})
+		start := time.Now()
+		var out jsbridge.Outcome
+		ran := false
+		switch {
+		case worldErr != nil:
+			out = jsbridge.Outcome{Status: messages.TestStepResultStatusFailed, Err: fmt.Errorf("constructing the World: %w", worldErr)}
+			worldErr = nil
+			ran = true
+		case st.hook != nil:
+			out, ran = w.hookStep(st, tc, world, state, startedID)
+		default:
+			out, ran = w.pickleStep(st, tc, world, state, startedID, emit)
+		}
+		var duration time.Duration
+		if ran {
+			duration = time.Since(start)
+		}
+		if out.Status == messages.TestStepResultStatusFailed && w.env != nil {
+			for _, a := range w.env.StepFailed() {
+				w.vm.SetAttachTarget(nil)
+				a.TestCaseStartedID, a.TestStepID = messages.Ptr(startedID), messages.Ptr(stepID)
+				a.Timestamp = messages.Ptr(messages.NewTimestamp(time.Now()))
+				emit(&messages.Envelope{Attachment: a})
+			}
+		}
+		result := w.run.result(out, duration)
+		if st.ambiguous != "" && out.Status == messages.TestStepResultStatusAmbiguous {
+			result.Message = messages.Ptr(st.ambiguous)
+		}
+		state.record(result, out.Err, ran)
+		emit(&messages.Envelope{TestStepFinished: &messages.TestStepFinished{
+			TestCaseStartedID: startedID, TestStepID: stepID, TestStepResult: result, Timestamp: messages.NewTimestamp(time.Now()),
+		}})
+	}
+	w.vm.SetAttachTarget(nil)
+	if w.env != nil {
+		for _, a := range w.env.EndTestCase(statusRank[state.worst] > statusRank[messages.TestStepResultStatusSkipped]) {
+			if lastStepID == "" {
+				continue
+			}
+			a.TestCaseStartedID, a.TestStepID = messages.Ptr(startedID), messages.Ptr(lastStepID)
+			a.Timestamp = messages.Ptr(messages.NewTimestamp(time.Now()))
+			emit(&messages.Envelope{Attachment: a})
+		}
+	}
+	return state.worst
+}
+
+// hookStep runs a Before or After hook step. Before hooks are skipped once
+// the test case is skipping (a failure or a skip before them); After hooks
+// always run.
+func (w *worker) hookStep(st *plannedStep, tc *plannedCase, world *goja.Object, state *attemptState, startedID string) (jsbridge.Outcome, bool) {
+	isBefore := st.hook.Kind == jsbridge.Before
+	if w.run.opts.DryRun || w.run.interrupted() || (isBefore && (state.userSkipped || state.failedish)) {
+		return jsbridge.Outcome{Status: messages.TestStepResultStatusSkipped}, false
+	}
+	arg := &jsbridge.HookArg{Pickle: tc.pickle, GherkinDocument: tc.feature.doc, TestCaseStartedID: startedID}
+	if !isBefore {
+		r := state.worstResult
+		arg.Result = &r
+		arg.Error = state.failure
+		arg.WillBeRetried = state.worst == messages.TestStepResultStatusFailed && tc.retryable
+	}
+	reg := w.vm.Registry()
+	return w.vm.RunHook(reg.Hooks[st.hook.Index], world, arg, reg.TimeoutFor(st.hook.Timeout)), true
+}
+
+// pickleStep runs a step with cucumber-js's rules: ambiguous and undefined
+// steps are reported as such even after a failure; after a failure (or a
+// skip) the rest is skipped; BeforeStep/AfterStep hooks run around a step
+// that runs, and their failure is the step's.
+func (w *worker) pickleStep(st *plannedStep, tc *plannedCase, world *goja.Object, state *attemptState, startedID string, emit func(*messages.Envelope)) (jsbridge.Outcome, bool) {
+	skipped := jsbridge.Outcome{Status: messages.TestStepResultStatusSkipped}
+	switch {
+	case state.userSkipped:
+		return skipped, false
+	case len(st.defs) > 1:
+		return jsbridge.Outcome{Status: messages.TestStepResultStatusAmbiguous}, false
+	case len(st.defs) == 0:
+		emit(&messages.Envelope{Suggestion: &messages.Suggestion{
+			ID: newID(), PickleStepID: st.pickleStep.ID, Snippets: w.run.matcher.snippets(st.pickleStep, w.run.opts.SnippetInterface),
+		}})
+		return jsbridge.Outcome{Status: messages.TestStepResultStatusUndefined}, false
+	case state.failedish || w.run.opts.DryRun || w.run.interrupted():
+		return skipped, false
+	}
+	reg := w.vm.Registry()
+	arg := &jsbridge.HookArg{Pickle: tc.pickle, GherkinDocument: tc.feature.doc, PickleStep: st.pickleStep, TestCaseStartedID: startedID, TestStepID: st.msg.ID}
+	for _, h := range w.run.stepHooks(jsbridge.BeforeStep, tc) {
+		if out := w.vm.RunHook(reg.Hooks[h.Index], world, arg, reg.TimeoutFor(h.Timeout)); out.Status != messages.TestStepResultStatusPassed {
+			return out, true
+		}
+	}
+	def := reg.Steps[st.defs[0]]
+	out := w.vm.RunStep(def, world, st.args, st.pickleStep.Argument, reg.TimeoutFor(def.Timeout))
+	hooks := w.run.stepHooks(jsbridge.AfterStep, tc)
+	for k := len(hooks) - 1; k >= 0; k-- {
+		h := hooks[k]
+		r := w.run.result(out, 0)
+		arg.Result = &r
+		if ho := w.vm.RunHook(reg.Hooks[h.Index], world, arg, reg.TimeoutFor(h.Timeout)); ho.Status == messages.TestStepResultStatusFailed && out.Status != messages.TestStepResultStatusFailed {
+			out = ho
+		}
+	}
+	return out, true
+}
+
+// result converts an outcome into the protocol's result.
+func (r *Run) result(out jsbridge.Outcome, d time.Duration) messages.TestStepResult {
+	res := messages.TestStepResult{Status: out.Status, Duration: messages.NewDuration(d)}
+	if out.Err != nil {
+		res.Exception = exceptionOf(out.Err)
+		msg := res.Exception.GetStackTrace()
+		if msg == "" {
+			msg = out.Err.Error()
+		}
+		res.Message = messages.Ptr(msg)
+	}
+	return res
+}
+
+// exceptionOf describes an error as the protocol's Exception.
+func exceptionOf(err error) *messages.Exception {
+	var je *jsbridge.JSError
+	if errors.As(err, &je) {
+		return &messages.Exception{Type: je.Type, Message: messages.Ptr(je.Message), StackTrace: messages.Ptr(je.Stack)}
+	}
+	var te *jsbridge.TimeoutError
+	if errors.As(err, &te) {
+		msg := fmt.Sprintf("function timed out, ensure the promise resolves within %d milliseconds", te.Ms)
+		return &messages.Exception{Type: "TimeoutError", Message: messages.Ptr(msg), StackTrace: messages.Ptr("TimeoutError: " + msg)}
+	}
+	var ie *interruptedError
+	if errors.As(err, &ie) {
+		return &messages.Exception{Type: "Interrupted", Message: messages.Ptr(ie.Error()), StackTrace: messages.Ptr("Interrupted: " + ie.Error())}
+	}
+	return &messages.Exception{Type: "Error", Message: messages.Ptr(err.Error()), StackTrace: messages.Ptr("Error: " + err.Error())}
+}
+
+// causesFailure says whether a final status fails the run, as cucumber-js:
+// failed, ambiguous and undefined always; pending under --strict.
+func (r *Run) causesFailure(s messages.TestStepResultStatus) bool {
+	switch s {
+	case messages.TestStepResultStatusFailed, messages.TestStepResultStatusAmbiguous, messages.TestStepResultStatusUndefined:
+		return true
+	case messages.TestStepResultStatusPending:
+		return r.opts.Strict
+	}
+	return false
+}
+
+// stepHooks returns the BeforeStep/AfterStep hooks that apply to tc.
+func (r *Run) stepHooks(kind jsbridge.HookKind, tc *plannedCase) []*jsbridge.HookDef {
+	var out []*jsbridge.HookDef
+	for _, h := range r.vm0.Registry().Hooks {
+		if h.Kind == kind && r.hookApplies(h, pickleTags(tc.pickle)) {
+			out = append(out, h)
+		}
+	}
+	return out
+}
+
+// runHooks runs BeforeAll or AfterAll hooks (AfterAll in reverse order) on
+// this worker, emitting through emit, and reports whether one failed.
+func (w *worker) runTestRunHooks(kind jsbridge.HookKind, emit func(*messages.Envelope)) bool {
+	hooks := w.vm.Registry().HooksOf(kind)
+	if kind == jsbridge.AfterAll {
+		for i, j := 0, len(hooks)-1; i < j; i, j = i+1, j-1 {
+			hooks[i], hooks[j] = hooks[j], hooks[i]
+		}
+	}
+	failed := false
+	this := w.vm.RunHookThis()
+	for _, h := range hooks {
+		startedID := newID()
+		emit(&messages.Envelope{TestRunHookStarted: &messages.TestRunHookStarted{
+			ID: startedID, TestRunStartedID: w.run.testRunStartedID, HookID: w.run.hookIDs[h.Index],
+			WorkerID: w.workerID, Timestamp: messages.NewTimestamp(time.Now()),
+		}})
+		w.vm.SetAttachTarget(func(a *messages.Attachment) {
+			a.TestRunHookStartedID = messages.Ptr(startedID)
+			a.Timestamp = messages.Ptr(messages.NewTimestamp(time.Now()))
+			emit(&messages.Envelope{Attachment: a})
+		})
+		start := time.Now()
+		var out jsbridge.Outcome
+		if w.run.opts.DryRun {
+			out = jsbridge.Outcome{Status: messages.TestStepResultStatusSkipped}
+		} else {
+			out = w.vm.RunHook(h, this, nil, w.vm.Registry().TimeoutFor(h.Timeout))
+		}
+		w.vm.SetAttachTarget(nil)
+		res := w.run.result(out, time.Since(start))
+		if out.Status == messages.TestStepResultStatusFailed {
+			failed = true
+		}
+		emit(&messages.Envelope{TestRunHookFinished: &messages.TestRunHookFinished{
+			TestRunHookStartedID: startedID, Result: res, Timestamp: messages.NewTimestamp(time.Now()),
+		}})
+	}
+	return failed
+}

@@ -1,0 +1,179 @@
+package runner
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	gherkin "github.com/cucumber/gherkin/go/v32"
+	"github.com/google/uuid"
+
+	"github.com/ferridriver/ferridriver/messages"
+)
+
+func init() { uuid.EnableRandPool() }
+
+// newID returns a fresh message id. UUIDs keep ids unique across the shards
+// of a run whose streams are merged later.
+func newID() string { return uuid.NewString() }
+
+// feature is one parsed .feature file.
+type feature struct {
+	path    string // absolute
+	uri     string // relative to the project directory, slash-separated
+	source  *messages.Source
+	doc     *messages.GherkinDocument
+	pickles []*messages.Pickle
+	// locations of the AST nodes a pickle refers to (scenarios, example rows)
+	locations map[string]messages.Location
+}
+
+// ParseError is a feature file that is not valid Gherkin.
+type ParseError struct {
+	URI      string
+	Line     int
+	Column   int
+	Message  string
+	Problems []string // further problems in the same file
+}
+
+func (e *ParseError) Error() string {
+	msg := fmt.Sprintf("%s:%d:%d: %s", e.URI, e.Line, e.Column, e.Message)
+	for _, p := range e.Problems {
+		msg += "\n" + p
+	}
+	return msg
+}
+
+// gherkin reports problems as "(line:col): message".
+var gherkinProblemRE = regexp.MustCompile(`^\((\d+):(\d+)\): (.*)$`)
+
+// parseFeature parses one file with the Gherkin library, in language when
+// the file does not say "# language:". The library's types (an older
+// protocol) are converted to ours through their common JSON form.
+func parseFeature(path, uri, language string) (*feature, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	if language == "" {
+		language = gherkin.DefaultDialect
+	}
+	if gherkin.DialectsBuiltin().GetDialect(language) == nil {
+		return nil, fmt.Errorf("unknown Gherkin language %q (see `ferridriver bdd --i18n-languages`)", language)
+	}
+	gdoc, err := gherkin.ParseGherkinDocumentForLanguage(bytes.NewReader(data), language, newID)
+	if err != nil {
+		return nil, parseErrorOf(uri, err)
+	}
+	gdoc.Uri = uri
+	gpickles := gherkin.Pickles(*gdoc, uri, newID)
+
+	f := &feature{
+		path:      path,
+		uri:       uri,
+		source:    &messages.Source{URI: uri, Data: string(data), MediaType: messages.SourceMediaTypeTextXCucumberGherkinPlain},
+		locations: map[string]messages.Location{},
+	}
+	if err := convert(gdoc, &f.doc); err != nil {
+		return nil, err
+	}
+	f.pickles = make([]*messages.Pickle, len(gpickles))
+	for i, gp := range gpickles {
+		if err := convert(gp, &f.pickles[i]); err != nil {
+			return nil, err
+		}
+	}
+	f.indexLocations()
+	for _, p := range f.pickles {
+		// A pickle points at its scenario, or at its example row (last id).
+		if loc, ok := f.locations[p.AstNodeIDs[len(p.AstNodeIDs)-1]]; ok {
+			p.Location = &loc
+		}
+	}
+	return f, nil
+}
+
+// parseErrorOf turns the library's "(line:col): message" list into a
+// ParseError naming the first problem, with the others attached.
+func parseErrorOf(uri string, err error) error {
+	pe := &ParseError{URI: uri, Line: 1, Column: 1}
+	for _, line := range strings.Split(err.Error(), "\n") {
+		m := gherkinProblemRE.FindStringSubmatch(strings.TrimSpace(line))
+		if m == nil {
+			continue
+		}
+		if pe.Message == "" {
+			fmt.Sscan(m[1], &pe.Line)
+			fmt.Sscan(m[2], &pe.Column)
+			pe.Message = m[3]
+			continue
+		}
+		pe.Problems = append(pe.Problems, fmt.Sprintf("%s:%s:%s: %s", uri, m[1], m[2], m[3]))
+	}
+	if pe.Message == "" {
+		pe.Message = err.Error()
+	}
+	return pe
+}
+
+// convert moves a value of the Gherkin library's message types into ours.
+func convert(in any, out any) error {
+	b, err := json.Marshal(in)
+	if err != nil {
+		return err
+	}
+	return json.Unmarshal(b, out)
+}
+
+func (f *feature) indexLocations() {
+	if f.doc.Feature == nil {
+		return
+	}
+	var scenario func(s *messages.Scenario)
+	scenario = func(s *messages.Scenario) {
+		f.locations[s.ID] = s.Location
+		for _, ex := range s.Examples {
+			for _, row := range ex.TableBody {
+				f.locations[row.ID] = row.Location
+			}
+		}
+	}
+	for _, c := range f.doc.Feature.Children {
+		switch {
+		case c.Scenario != nil:
+			scenario(c.Scenario)
+		case c.Rule != nil:
+			for _, rc := range c.Rule.Children {
+				if rc.Scenario != nil {
+					scenario(rc.Scenario)
+				}
+			}
+		}
+	}
+}
+
+// pickleLines are the lines a "file.feature:LINE" filter may name to select
+// a pickle: its scenario's keyword line and, for examples, its row's line.
+func (f *feature) pickleLines(p *messages.Pickle) []int64 {
+	lines := make([]int64, 0, 2)
+	for _, id := range p.AstNodeIDs {
+		if loc, ok := f.locations[id]; ok {
+			lines = append(lines, loc.Line)
+		}
+	}
+	return lines
+}
+
+// relURI makes path relative to dir, slash-separated, as feature and step
+// file URIs are reported.
+func relURI(dir, path string) string {
+	if rel, err := filepath.Rel(dir, path); err == nil && !strings.HasPrefix(rel, "..") {
+		return filepath.ToSlash(rel)
+	}
+	return filepath.ToSlash(path)
+}

@@ -1,0 +1,81 @@
+package runner
+
+import (
+	"fmt"
+	"strings"
+
+	cukexp "github.com/cucumber/cucumber-expressions/go/v18"
+
+	"github.com/ferridriver/ferridriver/messages"
+)
+
+// Snippet interfaces, as cucumber-js's snippetInterface format option.
+const (
+	SnippetSynchronous = "synchronous"
+	SnippetAsyncAwait  = "async-await"
+	SnippetCallback    = "callback"
+	SnippetPromise     = "promise"
+)
+
+// snippets returns TypeScript step definitions a user can paste for an
+// undefined step: one per expression the generator proposes.
+func (m *matcher) snippets(step *messages.PickleStep, iface string) []*messages.Snippet {
+	gen := cukexp.NewCucumberExpressionGenerator(m.params)
+	exprs := gen.GenerateExpressions(step.Text)
+	keyword := "Given"
+	switch step.GetType() {
+	case messages.PickleStepTypeAction:
+		keyword = "When"
+	case messages.PickleStepTypeOutcome:
+		keyword = "Then"
+	}
+	out := make([]*messages.Snippet, 0, len(exprs))
+	for _, e := range exprs {
+		var params []string
+		names := e.ParameterNames()
+		for i, pt := range e.ParameterTypes() {
+			params = append(params, names[i]+": "+tsType(pt.Name()))
+		}
+		if arg := step.Argument; arg != nil {
+			switch {
+			case arg.DocString != nil:
+				params = append(params, "docString: string")
+			case arg.DataTable != nil:
+				params = append(params, "dataTable: DataTable")
+			}
+		}
+		out = append(out, &messages.Snippet{Language: "typescript", Code: snippetCode(keyword, e.Source(), params, iface)})
+	}
+	return out
+}
+
+func snippetCode(keyword, expr string, params []string, iface string) string {
+	fn, ret := "function", "  return 'pending';\n"
+	switch iface {
+	case SnippetAsyncAwait:
+		fn = "async function"
+	case SnippetCallback:
+		params = append(params, "callback: (error?: Error | null, result?: 'pending') => void")
+		ret = "  callback(null, 'pending');\n"
+	case SnippetPromise:
+		ret = "  return Promise.resolve('pending');\n"
+	}
+	return fmt.Sprintf("%s('%s', %s (%s) {\n  // Write code here that turns the phrase above into concrete actions\n%s});",
+		keyword, jsSingleQuoted(expr), fn, strings.Join(params, ", "), ret)
+}
+
+func tsType(param string) string {
+	switch param {
+	case "int", "float", "double", "byte", "short", "long":
+		return "number"
+	case "biginteger":
+		return "bigint"
+	case "string", "word", "", "bigdecimal":
+		return "string"
+	}
+	return "any"
+}
+
+func jsSingleQuoted(s string) string {
+	return strings.NewReplacer(`\`, `\\`, `'`, `\'`, "\n", `\n`).Replace(s)
+}

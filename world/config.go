@@ -1,0 +1,160 @@
+// Package world gives every test case a real browser page: it launches
+// Playwright (playwright-go, driver = npm playwright-core run by the system
+// node) and one shared browser lazily, and hands out per-test-case Sessions
+// (a fresh BrowserContext + Page each) with screenshots and traces handled
+// when the test case ends.
+package world
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// Config is the [browser] section of ferridriver's configuration. Key names
+// are Playwright's JS option names. The zero value is valid: headless
+// chromium, 1280x720, screenshot only-on-failure, no trace.
+type Config struct {
+	// Browser is "chromium" (default), "firefox" or "webkit". Firefox and
+	// WebKit need Playwright's own builds (npx playwright install).
+	Browser string `mapstructure:"browser" json:"browser,omitempty" toml:"browser,omitempty"`
+	// Headless defaults to true (nil = true).
+	Headless *bool `mapstructure:"headless" json:"headless,omitempty" toml:"headless,omitempty"`
+	// ExecutablePath is the browser binary; empty = discovered (see world/install).
+	ExecutablePath string `mapstructure:"executablePath" json:"executablePath,omitempty" toml:"executablePath,omitempty"`
+	// Channel is a branded browser Playwright locates itself ("chrome", "msedge", ...).
+	Channel string `mapstructure:"channel" json:"channel,omitempty" toml:"channel,omitempty"`
+	// Args are extra browser command-line arguments.
+	Args []string `mapstructure:"args" json:"args,omitempty" toml:"args,omitempty"`
+	// SlowMo slows every Playwright operation by this many milliseconds.
+	SlowMo float64 `mapstructure:"slowMo" json:"slowMo,omitempty" toml:"slowMo,omitempty"`
+
+	// BaseURL resolves relative page.goto / request URLs.
+	BaseURL string `mapstructure:"baseURL" json:"baseURL,omitempty" toml:"baseURL,omitempty"`
+	// Viewport is the page size; nil = 1280x720.
+	Viewport *Viewport `mapstructure:"viewport" json:"viewport,omitempty" toml:"viewport,omitempty"`
+	// Locale such as "en-GB"; TimezoneID such as "Europe/Paris".
+	Locale     string `mapstructure:"locale" json:"locale,omitempty" toml:"locale,omitempty"`
+	TimezoneID string `mapstructure:"timezoneId" json:"timezoneId,omitempty" toml:"timezoneId,omitempty"`
+	// ColorScheme is "light", "dark" or "no-preference" (empty = browser default).
+	ColorScheme       string `mapstructure:"colorScheme" json:"colorScheme,omitempty" toml:"colorScheme,omitempty"`
+	IgnoreHTTPSErrors bool   `mapstructure:"ignoreHTTPSErrors" json:"ignoreHTTPSErrors,omitempty" toml:"ignoreHTTPSErrors,omitempty"`
+	// StorageState is a JSON file (cookies, localStorage) every context starts from.
+	StorageState string `mapstructure:"storageState" json:"storageState,omitempty" toml:"storageState,omitempty"`
+	// ActionTimeout and NavigationTimeout are milliseconds; nil = Playwright's
+	// default (30000), 0 = no limit.
+	ActionTimeout     *float64 `mapstructure:"actionTimeout" json:"actionTimeout,omitempty" toml:"actionTimeout,omitempty"`
+	NavigationTimeout *float64 `mapstructure:"navigationTimeout" json:"navigationTimeout,omitempty" toml:"navigationTimeout,omitempty"`
+
+	// Screenshot is "off", "on" or "only-on-failure" (default).
+	Screenshot string `mapstructure:"screenshot" json:"screenshot,omitempty" toml:"screenshot,omitempty"`
+	// Trace is "off" (default), "on" or "retain-on-failure".
+	Trace string `mapstructure:"trace" json:"trace,omitempty" toml:"trace,omitempty"`
+	// OutputDir receives trace zips (default "test-results", as Playwright).
+	OutputDir string `mapstructure:"outputDir" json:"outputDir,omitempty" toml:"outputDir,omitempty"`
+
+	// PerWorker gives each worker its own browser process instead of one
+	// shared by all (slower on few cores; for suites that need it).
+	PerWorker bool `mapstructure:"perWorker" json:"perWorker,omitempty" toml:"perWorker,omitempty"`
+	// CacheDir is where the driver is installed (see install.CacheDir).
+	CacheDir string `mapstructure:"cacheDir" json:"cacheDir,omitempty" toml:"cacheDir,omitempty"`
+}
+
+// Viewport is a page size in CSS pixels.
+type Viewport struct {
+	Width  int `mapstructure:"width" json:"width" toml:"width"`
+	Height int `mapstructure:"height" json:"height" toml:"height"`
+}
+
+// Screenshot and trace modes.
+const (
+	ModeOff             = "off"
+	ModeOn              = "on"
+	ModeOnlyOnFailure   = "only-on-failure"
+	ModeRetainOnFailure = "retain-on-failure"
+)
+
+// DefaultViewport is used when Config.Viewport is nil.
+var DefaultViewport = Viewport{Width: 1280, Height: 720}
+
+// Validate checks every field and returns all problems at once, each
+// naming its [browser] key.
+func (c *Config) Validate() error {
+	var errs []error
+	bad := func(key, format string, args ...any) {
+		errs = append(errs, fmt.Errorf("[browser] %s: "+format, append([]any{key}, args...)...))
+	}
+	switch c.BrowserName() {
+	case "chromium", "firefox", "webkit":
+	default:
+		bad("browser", "%q is not a browser (want chromium, firefox or webkit)", c.Browser)
+	}
+	if c.Channel != "" && c.BrowserName() != "chromium" {
+		bad("channel", "%q only applies to chromium, not %s", c.Channel, c.Browser)
+	}
+	if c.SlowMo < 0 {
+		bad("slowMo", "must be >= 0 ms, got %v", c.SlowMo)
+	}
+	if c.Viewport != nil && (c.Viewport.Width <= 0 || c.Viewport.Height <= 0) {
+		bad("viewport", "width and height must be positive, got %dx%d", c.Viewport.Width, c.Viewport.Height)
+	}
+	switch c.ColorScheme {
+	case "", "light", "dark", "no-preference":
+	default:
+		bad("colorScheme", "%q (want light, dark or no-preference)", c.ColorScheme)
+	}
+	if c.BaseURL != "" && !strings.Contains(c.BaseURL, "://") {
+		bad("baseURL", "%q is not an absolute URL (e.g. http://127.0.0.1:4173)", c.BaseURL)
+	}
+	for key, t := range map[string]*float64{"actionTimeout": c.ActionTimeout, "navigationTimeout": c.NavigationTimeout} {
+		if t != nil && *t < 0 {
+			bad(key, "must be >= 0 ms (0 = no limit), got %v", *t)
+		}
+	}
+	switch c.ScreenshotMode() {
+	case ModeOff, ModeOn, ModeOnlyOnFailure:
+	default:
+		bad("screenshot", "%q (want off, on or only-on-failure)", c.Screenshot)
+	}
+	switch c.TraceMode() {
+	case ModeOff, ModeOn, ModeRetainOnFailure:
+	default:
+		bad("trace", "%q (want off, on or retain-on-failure)", c.Trace)
+	}
+	return errors.Join(errs...)
+}
+
+// BrowserName is Browser with its default applied.
+func (c *Config) BrowserName() string {
+	if c.Browser == "" {
+		return "chromium"
+	}
+	return c.Browser
+}
+
+// IsHeadless is Headless with its default (true) applied.
+func (c *Config) IsHeadless() bool { return c.Headless == nil || *c.Headless }
+
+// ScreenshotMode is Screenshot with its default applied.
+func (c *Config) ScreenshotMode() string {
+	if c.Screenshot == "" {
+		return ModeOnlyOnFailure
+	}
+	return c.Screenshot
+}
+
+// TraceMode is Trace with its default applied.
+func (c *Config) TraceMode() string {
+	if c.Trace == "" {
+		return ModeOff
+	}
+	return c.Trace
+}
+
+// ViewportSize is Viewport with its default applied.
+func (c *Config) ViewportSize() Viewport {
+	if c.Viewport == nil {
+		return DefaultViewport
+	}
+	return *c.Viewport
+}

@@ -1,0 +1,72 @@
+package world
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestConfigDefaults(t *testing.T) {
+	var c Config
+	if err := c.Validate(); err != nil {
+		t.Fatalf("the zero Config must be valid: %v", err)
+	}
+	if c.BrowserName() != "chromium" || !c.IsHeadless() || c.ScreenshotMode() != ModeOnlyOnFailure ||
+		c.TraceMode() != ModeOff || c.ViewportSize() != (Viewport{1280, 720}) {
+		t.Errorf("defaults: %s headless=%v %s %s %v", c.BrowserName(), c.IsHeadless(), c.ScreenshotMode(), c.TraceMode(), c.ViewportSize())
+	}
+	headed := false
+	c.Headless = &headed
+	if c.IsHeadless() {
+		t.Error("headless=false ignored")
+	}
+}
+
+func TestConfigValidate(t *testing.T) {
+	neg := -1.0
+	cases := map[string]Config{
+		`[browser] browser: "safari"`:                {Browser: "safari"},
+		"[browser] channel":                          {Browser: "firefox", Channel: "chrome"},
+		"[browser] slowMo":                           {SlowMo: -5},
+		"[browser] viewport":                         {Viewport: &Viewport{Width: 0, Height: 10}},
+		"[browser] colorScheme":                      {ColorScheme: "purple"},
+		"[browser] baseURL":                          {BaseURL: "localhost:3000"},
+		"[browser] actionTimeout":                    {ActionTimeout: &neg},
+		"[browser] navigationTimeout":                {NavigationTimeout: &neg},
+		`[browser] screenshot: "only-on-success"`:    {Screenshot: "only-on-success"},
+		`[browser] trace: "on-first-retry" (want of`: {Trace: "on-first-retry"},
+	}
+	for want, c := range cases {
+		err := c.Validate()
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%+v: want error containing %q, got %v", c, want, err)
+		}
+	}
+	all := Config{Browser: "opera", Screenshot: "x", Trace: "y"}
+	if err := all.Validate(); err == nil || strings.Count(err.Error(), "[browser]") != 3 {
+		t.Errorf("all problems at once: %v", err)
+	}
+	if _, err := NewLauncher(Config{Browser: "opera"}, Options{}); err == nil {
+		t.Error("NewLauncher must validate")
+	}
+}
+
+func TestMissingBrowserIsReportedWithoutStartingTheDriver(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "no-chrome")
+	l, err := NewLauncher(Config{ExecutablePath: missing, OutputDir: t.TempDir()}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	_, err = l.NewSession(0, "x").Page(context.Background())
+	if err == nil || !strings.Contains(err.Error(), "executablePath") || !strings.Contains(err.Error(), missing) {
+		t.Errorf("want an error naming executablePath and the path, got %v", err)
+	}
+	l.mu.Lock()
+	pw := l.pw
+	l.mu.Unlock()
+	if pw != nil {
+		t.Error("the driver was started although the browser is missing")
+	}
+}

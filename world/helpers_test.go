@@ -1,0 +1,120 @@
+//go:build linux
+
+package world
+
+import (
+	"context"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ferridriver/ferridriver/demoapp"
+)
+
+// requireBrowser skips only when FERRIDRIVER_SKIP_BROWSER=1; otherwise a
+// missing browser or driver makes the test fail loudly.
+func requireBrowser(t *testing.T) {
+	t.Helper()
+	if os.Getenv("FERRIDRIVER_SKIP_BROWSER") == "1" {
+		t.Skip("FERRIDRIVER_SKIP_BROWSER=1: skipping a test that needs a real Chromium and the Playwright driver")
+	}
+}
+
+// demo serves the demo app for the duration of the test.
+func demo(t *testing.T) string {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	url, err := demoapp.Serve(ctx, "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return url
+}
+
+// newLauncher builds a Launcher that is always closed at the end of the
+// test, and checks that it left no browser process behind.
+func newLauncher(t *testing.T, cfg Config, opts Options) *Launcher {
+	t.Helper()
+	if cfg.OutputDir == "" {
+		cfg.OutputDir = t.TempDir()
+	}
+	opts.Logf = t.Logf
+	l, err := NewLauncher(cfg, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := l.Close(); err != nil {
+			t.Errorf("Launcher.Close: %v", err)
+		}
+		if pids := l.ProcessIDs(); len(pids) > 0 {
+			t.Errorf("browser processes left after Close: %v", pids)
+		}
+	})
+	return l
+}
+
+// driverChildren lists live child processes of this test binary running
+// the Playwright driver (node .../cli.js run-driver).
+func driverChildren() []int {
+	entries, _ := os.ReadDir("/proc")
+	var out []int
+	me := os.Getpid()
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil || procOf(pid).ppid != me || procOf(pid).zombie {
+			continue
+		}
+		cmd, _ := os.ReadFile("/proc/" + e.Name() + "/cmdline")
+		if strings.Contains(string(cmd), "run-driver") {
+			out = append(out, pid)
+		}
+	}
+	return out
+}
+
+// processesRunning lists live processes whose command line contains all of
+// the given substrings.
+func processesRunning(subs ...string) []int {
+	entries, _ := os.ReadDir("/proc")
+	var out []int
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil || procOf(pid).zombie {
+			continue
+		}
+		b, _ := os.ReadFile("/proc/" + e.Name() + "/cmdline")
+		cmd := strings.ReplaceAll(string(b), "\x00", " ")
+		ok := cmd != ""
+		for _, s := range subs {
+			ok = ok && strings.Contains(cmd, s)
+		}
+		if ok {
+			out = append(out, pid)
+		}
+	}
+	return out
+}
+
+// procOf reads one process's /proc entry (zombie if it is gone).
+func procOf(pid int) procInfo {
+	p, ok := scanOne(pid)
+	if !ok {
+		return procInfo{zombie: true}
+	}
+	return p
+}
+
+func waitFor(t *testing.T, what string, d time.Duration, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(d)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out after %v waiting for %s", d, what)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}

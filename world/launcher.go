@@ -1,0 +1,453 @@
+package world
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/playwright-community/playwright-go"
+
+	"github.com/ferridriver/ferridriver/world/install"
+)
+
+// ErrBrowserCrashed is wrapped by errors caused by the browser process
+// exiting unexpectedly (crash, OOM kill, kill -9) during a test case.
+var ErrBrowserCrashed = errors.New("the browser process exited unexpectedly (crashed or was killed)")
+
+// ErrClosed is returned by a Launcher after Close.
+var ErrClosed = errors.New("world: launcher is closed")
+
+// EnvMarker is set in the environment of every browser a Launcher starts,
+// with a value unique to that Launcher, so that its processes (and their
+// children) can be found in /proc and none is left behind by Close.
+const EnvMarker = "FERRIDRIVER_BROWSER_ID"
+
+// closedNetworkArgs keep Chromium from phoning home: on a closed network
+// those requests only cost time.
+var closedNetworkArgs = []string{
+	"--disable-background-networking", "--disable-component-update", "--disable-sync",
+	"--no-first-run", "--disable-gpu",
+}
+
+// Options tune a Launcher beyond the [browser] config.
+type Options struct {
+	// Logf receives one line per notable event (driver install, launch,
+	// crash). Nil = silent.
+	Logf func(format string, args ...any)
+	// AutoPrewarm makes a Session, once its page exists, start preparing
+	// the next context+page for the same worker in the background (see
+	// Launcher.Prewarm).
+	AutoPrewarm bool
+	// Install is used to find or install the driver; its CacheDir defaults
+	// to Config.CacheDir.
+	Install install.Options
+}
+
+// Launcher starts the Playwright driver and browsers on demand and hands
+// out Sessions. It is safe for concurrent use by any number of workers.
+// Nothing is started until a Session asks for its page (or Prewarm is
+// called): a suite that never touches the browser starts no process.
+type Launcher struct {
+	cfg    Config
+	opts   Options
+	marker string
+	outDir string
+
+	mu        sync.Mutex
+	closed    bool
+	pw        *pwStart
+	exe       *install.Browser // discovered once
+	slots     map[int]*browserSlot
+	prewarmed map[int]*prepared
+	seq       atomic.Int64
+
+	procMu sync.Mutex
+	groups map[int]string // browser process groups seen: pgid -> executable dir
+}
+
+type pwStart struct {
+	done chan struct{}
+	pw   *playwright.Playwright
+	err  error
+}
+
+// browserSlot is one browser process (the shared one, or a worker's).
+type browserSlot struct {
+	done      chan struct{}
+	browser   playwright.Browser
+	err       error
+	closing   atomic.Bool // we are closing it: a disconnect is not a crash
+	crashed   atomic.Bool
+	launched  time.Time
+	launchDur time.Duration
+}
+
+func (s *browserSlot) ready() bool {
+	select {
+	case <-s.done:
+		return true
+	default:
+		return false
+	}
+}
+
+// usable reports whether a finished slot holds a live browser.
+func (s *browserSlot) usable() bool {
+	return s.ready() && s.err == nil && !s.crashed.Load() && s.browser.IsConnected()
+}
+
+// NewLauncher validates cfg and returns a Launcher that has started nothing.
+func NewLauncher(cfg Config, opts Options) (*Launcher, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	out := cfg.OutputDir
+	if out == "" {
+		out = "test-results"
+	}
+	out, err := filepath.Abs(out)
+	if err != nil {
+		return nil, fmt.Errorf("[browser] outputDir: %w", err)
+	}
+	if opts.Install.CacheDir == "" {
+		opts.Install.CacheDir = cfg.CacheDir
+	}
+	var rnd [6]byte
+	_, _ = rand.Read(rnd[:])
+	return &Launcher{
+		cfg:       cfg,
+		opts:      opts,
+		marker:    fmt.Sprintf("%d-%s", os.Getpid(), hex.EncodeToString(rnd[:])),
+		outDir:    out,
+		slots:     map[int]*browserSlot{},
+		prewarmed: map[int]*prepared{},
+		groups:    map[int]string{},
+	}, nil
+}
+
+// Config returns the configuration the Launcher was created with.
+func (l *Launcher) Config() Config { return l.cfg }
+
+// Marker is the value of EnvMarker in this Launcher's browser processes.
+func (l *Launcher) Marker() string { return l.marker }
+
+func (l *Launcher) logf(format string, args ...any) {
+	if l.opts.Logf != nil {
+		l.opts.Logf(format, args...)
+	}
+}
+
+// Playwright returns the running driver connection, starting the driver
+// (not a browser) if needed; for API-only work such as request contexts.
+func (l *Launcher) Playwright(ctx context.Context) (*playwright.Playwright, error) {
+	l.mu.Lock()
+	if l.closed {
+		l.mu.Unlock()
+		return nil, ErrClosed
+	}
+	st := l.pw
+	if st == nil || (isDone(st.done) && st.err != nil) {
+		st = &pwStart{done: make(chan struct{})}
+		l.pw = st
+		go func() {
+			defer close(st.done)
+			st.pw, st.err = l.startDriver()
+		}()
+	}
+	l.mu.Unlock()
+	select {
+	case <-st.done:
+		return st.pw, st.err
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+// runMu serialises playwright.Run: it reads and writes package globals of
+// playwright-go and the process environment.
+var runMu sync.Mutex
+
+func (l *Launcher) startDriver() (*playwright.Playwright, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	defer cancel()
+	iopts := l.opts.Install
+	if iopts.Logf == nil {
+		iopts.Logf = l.opts.Logf
+	}
+	drv, err := install.EnsureDriver(ctx, iopts)
+	if err != nil {
+		return nil, err
+	}
+	node, err := install.FindNode()
+	if err != nil {
+		return nil, err
+	}
+	runMu.Lock()
+	defer runMu.Unlock()
+	// playwright-go reads the node binary from this variable only.
+	if os.Getenv("PLAYWRIGHT_NODEJS_PATH") != node.Path {
+		if err := os.Setenv("PLAYWRIGHT_NODEJS_PATH", node.Path); err != nil {
+			return nil, err
+		}
+	}
+	start := time.Now()
+	pw, err := playwright.Run(&playwright.RunOptions{DriverDirectory: drv.Dir, SkipInstallBrowsers: true})
+	if err != nil {
+		return nil, fmt.Errorf("start the Playwright driver (%s with %s): %w", drv.CLI, node.Path, err)
+	}
+	l.logf("playwright driver %s started in %v", drv.Version, time.Since(start).Round(time.Millisecond))
+	return pw, nil
+}
+
+// browser returns the live browser for worker, launching it if needed.
+func (l *Launcher) browser(ctx context.Context, worker int) (*browserSlot, error) {
+	key := 0
+	if l.cfg.PerWorker {
+		key = worker
+	}
+	l.mu.Lock()
+	if l.closed {
+		l.mu.Unlock()
+		return nil, ErrClosed
+	}
+	slot := l.slots[key]
+	if slot == nil || (slot.ready() && !slot.usable()) {
+		if slot != nil && slot.err == nil {
+			// A crashed browser: make sure its leftovers go away.
+			old := slot
+			go func() { old.closing.Store(true); _ = old.browser.Close() }()
+		}
+		slot = &browserSlot{done: make(chan struct{})}
+		l.slots[key] = slot
+		go func() {
+			defer close(slot.done)
+			slot.err = l.launch(slot)
+		}()
+	}
+	l.mu.Unlock()
+	select {
+	case <-slot.done:
+		if slot.err != nil {
+			return nil, slot.err
+		}
+		return slot, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+// Browser returns the browser that worker's sessions use, launching it
+// (and the driver) if needed.
+func (l *Launcher) Browser(ctx context.Context, worker int) (playwright.Browser, error) {
+	slot, err := l.browser(ctx, worker)
+	if err != nil {
+		return nil, err
+	}
+	return slot.browser, nil
+}
+
+func (l *Launcher) launch(slot *browserSlot) error {
+	ctx := context.Background()
+	// Find the browser first: a missing one is reported without starting
+	// the driver.
+	opts, err := l.launchOptions()
+	if err != nil {
+		return err
+	}
+	pw, err := l.Playwright(ctx)
+	if err != nil {
+		return err
+	}
+	bt := pw.Chromium
+	switch l.cfg.BrowserName() {
+	case "firefox":
+		bt = pw.Firefox
+	case "webkit":
+		bt = pw.WebKit
+	}
+	start := time.Now()
+	b, err := bt.Launch(opts)
+	if err != nil && errors.Is(err, playwright.ErrTargetClosed) {
+		// The driver itself died: start a new one and try once more.
+		l.logf("playwright driver connection lost; restarting it")
+		l.mu.Lock()
+		if l.pw != nil && isDone(l.pw.done) && l.pw.pw == pw {
+			l.pw = nil
+		}
+		l.mu.Unlock()
+		if pw, err = l.Playwright(ctx); err != nil {
+			return err
+		}
+		bt = pw.Chromium
+		switch l.cfg.BrowserName() {
+		case "firefox":
+			bt = pw.Firefox
+		case "webkit":
+			bt = pw.WebKit
+		}
+		b, err = bt.Launch(opts)
+	}
+	if err != nil {
+		where := "channel " + l.cfg.Channel
+		if opts.ExecutablePath != nil {
+			where = *opts.ExecutablePath
+		}
+		return fmt.Errorf("launch %s (%s): %w", l.cfg.BrowserName(), where, err)
+	}
+	slot.browser = b
+	slot.launched = time.Now()
+	slot.launchDur = time.Since(start)
+	b.OnDisconnected(func(playwright.Browser) {
+		if !slot.closing.Load() {
+			slot.crashed.Store(true)
+			l.logf("%v; it will be relaunched on next use", ErrBrowserCrashed)
+		}
+	})
+	l.logf("%s %s launched in %v", l.cfg.BrowserName(), b.Version(), slot.launchDur.Round(time.Millisecond))
+	l.tracked() // remember the new browser's process group while its leader lives
+	return nil
+}
+
+func (l *Launcher) launchOptions() (playwright.BrowserTypeLaunchOptions, error) {
+	l.mu.Lock()
+	exe := l.exe
+	l.mu.Unlock()
+	if exe == nil {
+		found, err := install.FindBrowser(install.BrowserQuery{
+			Browser: l.cfg.BrowserName(), ExecutablePath: l.cfg.ExecutablePath, Channel: l.cfg.Channel,
+		})
+		if err != nil {
+			return playwright.BrowserTypeLaunchOptions{}, err
+		}
+		l.mu.Lock()
+		l.exe, exe = found, found
+		l.mu.Unlock()
+	}
+	opts := playwright.BrowserTypeLaunchOptions{
+		Headless: playwright.Bool(l.cfg.IsHeadless()),
+		Env:      l.browserEnv(),
+	}
+	if exe.Source == "channel" {
+		opts.Channel = playwright.String(l.cfg.Channel)
+	} else {
+		opts.ExecutablePath = playwright.String(exe.Path)
+	}
+	if l.cfg.SlowMo > 0 {
+		opts.SlowMo = playwright.Float(l.cfg.SlowMo)
+	}
+	var args []string
+	if l.cfg.BrowserName() == "chromium" {
+		if os.Geteuid() == 0 {
+			args = append(args, "--no-sandbox") // Chromium refuses to run as root with its sandbox
+		}
+		args = append(args, closedNetworkArgs...)
+	}
+	opts.Args = append(args, l.cfg.Args...)
+	return opts, nil
+}
+
+// browserEnv is our environment plus the marker. Playwright replaces the
+// browser's environment with this map when it is set.
+func (l *Launcher) browserEnv() map[string]string {
+	env := map[string]string{}
+	for _, kv := range os.Environ() {
+		for i := 1; i < len(kv); i++ { // from 1: Windows has "=C:=..." entries
+			if kv[i] == '=' {
+				env[kv[:i]] = kv[i+1:]
+				break
+			}
+		}
+	}
+	env[EnvMarker] = l.marker
+	return env
+}
+
+// ExecutablePath returns the browser executable the Launcher uses (after
+// discovery; "" before the first launch or when a channel is used).
+func (l *Launcher) ExecutablePath() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.exe == nil {
+		return ""
+	}
+	return l.exe.Path
+}
+
+// Started reports whether a browser process has been launched (even if it
+// has since crashed).
+func (l *Launcher) Started() bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return len(l.slots) > 0
+}
+
+// Close closes every prepared context, every browser and the driver, then
+// kills any process still carrying this Launcher's marker (Linux), so no
+// browser process outlives it. Sessions still open fail afterwards.
+func (l *Launcher) Close() error {
+	l.mu.Lock()
+	if l.closed {
+		l.mu.Unlock()
+		return nil
+	}
+	l.closed = true
+	preps := l.prewarmed
+	l.prewarmed = map[int]*prepared{}
+	slots := l.slots
+	pw := l.pw
+	l.mu.Unlock()
+
+	var errs []error
+	for _, p := range preps {
+		<-p.done
+		if p.err == nil {
+			_ = p.set.context.Close()
+		}
+	}
+	for _, s := range slots {
+		<-s.done
+		if s.err == nil && !s.crashed.Load() {
+			s.closing.Store(true)
+			if err := s.browser.Close(); err != nil && !errors.Is(err, playwright.ErrTargetClosed) {
+				errs = append(errs, fmt.Errorf("close browser: %w", err))
+			}
+		}
+	}
+	if pw != nil {
+		<-pw.done
+		if pw.err == nil {
+			if err := pw.pw.Stop(); err != nil {
+				errs = append(errs, fmt.Errorf("stop the Playwright driver: %w", err))
+			}
+		}
+	}
+	if left := l.tracked(); len(left) > 0 {
+		l.logf("killing %d browser processes left after closing the browser and driver", len(left))
+	}
+	if err := l.killTracked(5 * time.Second); err != nil {
+		errs = append(errs, err)
+	}
+	return errors.Join(errs...)
+}
+
+func (l *Launcher) isClosed() bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.closed
+}
+
+func isDone(ch chan struct{}) bool {
+	select {
+	case <-ch:
+		return true
+	default:
+		return false
+	}
+}

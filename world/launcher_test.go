@@ -1,0 +1,458 @@
+//go:build linux
+
+package world
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/playwright-community/playwright-go"
+)
+
+func TestLazyLaunchStartsNothing(t *testing.T) {
+	requireBrowser(t)
+	l := newLauncher(t, Config{}, Options{AutoPrewarm: true})
+	before := driverChildren()
+	for i := 0; i < 3; i++ {
+		s := l.NewSession(0, "logic only")
+		if s.Started() {
+			t.Fatal("a new session must not create a page")
+		}
+		if art, err := s.Close(true); err != nil || art.Screenshot != nil {
+			t.Fatalf("Close of an unused session: %v, %+v", err, art)
+		}
+	}
+	if l.Started() {
+		t.Error("launcher reports a started browser")
+	}
+	if pids := l.ProcessIDs(); len(pids) != 0 {
+		t.Errorf("browser processes running: %v", pids)
+	}
+	if got := driverChildren(); len(got) != len(before) {
+		t.Errorf("a Playwright driver was started: %v", got)
+	}
+}
+
+func TestSharedBrowserConcurrentSessions(t *testing.T) {
+	requireBrowser(t)
+	base := demo(t)
+	l := newLauncher(t, Config{BaseURL: base}, Options{})
+	ctx := context.Background()
+	var wg sync.WaitGroup
+	browsers := make([]playwright.Browser, 2)
+	errs := make([]error, 2)
+	start := time.Now()
+	for w := 0; w < 2; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			s := l.NewSession(w, "concurrent")
+			defer s.Close(false)
+			p, err := s.Page(ctx)
+			if err != nil {
+				errs[w] = err
+				return
+			}
+			if _, err := p.Goto("/todo.html"); err != nil {
+				errs[w] = err
+				return
+			}
+			browsers[w], errs[w] = s.Browser(ctx)
+		}()
+	}
+	wg.Wait()
+	t.Logf("2 concurrent sessions incl. first launch: %v", time.Since(start))
+	for _, err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if browsers[0] != browsers[1] {
+		t.Error("the two workers got different browsers; want one shared browser")
+	}
+	if pids := l.BrowserPIDs(); len(pids) != 1 {
+		t.Errorf("want exactly 1 browser process, got %v", pids)
+	}
+}
+
+func TestPerWorkerBrowsers(t *testing.T) {
+	requireBrowser(t)
+	l := newLauncher(t, Config{PerWorker: true}, Options{})
+	ctx := context.Background()
+	b0, err := l.Browser(ctx, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b1, err := l.Browser(ctx, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b0 == b1 {
+		t.Error("perWorker: workers share a browser")
+	}
+	if pids := l.BrowserPIDs(); len(pids) != 2 {
+		t.Errorf("perWorker: want 2 browser processes, got %v", pids)
+	}
+}
+
+func TestContextIsolation(t *testing.T) {
+	requireBrowser(t)
+	base := demo(t)
+	l := newLauncher(t, Config{BaseURL: base}, Options{AutoPrewarm: true})
+	ctx := context.Background()
+
+	s1 := l.NewSession(0, "first")
+	p, err := s1.Page(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustGoto(t, p, "/login")
+	must(t, p.GetByLabel("Username").Fill("demo"))
+	must(t, p.GetByLabel("Password").Fill("secret"))
+	must(t, p.GetByRole("button", playwright.PageGetByRoleOptions{Name: "Log in"}).Click())
+	must(t, p.WaitForURL("**/welcome"))
+	mustGoto(t, p, "/todo.html")
+	must(t, p.GetByLabel("New todo").Fill("leak me"))
+	must(t, p.GetByLabel("New todo").Press("Enter"))
+	c1, _ := s1.Context(ctx)
+	cookies, err := c1.Cookies()
+	if err != nil || len(cookies) == 0 {
+		t.Fatalf("session 1 should hold the login cookie: %v %v", cookies, err)
+	}
+	if _, err := s1.Close(false); err != nil {
+		t.Fatal(err)
+	}
+
+	s2 := l.NewSession(0, "second")
+	defer s2.Close(false)
+	p2, err := s2.Page(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c2, _ := s2.Context(ctx)
+	if c2 == c1 {
+		t.Fatal("the second session reused the first one's context")
+	}
+	if cookies, _ := c2.Cookies(); len(cookies) != 0 {
+		t.Errorf("cookies leaked into the next session: %v", cookies)
+	}
+	mustGoto(t, p2, "/todo.html")
+	v, err := p2.Evaluate(`() => localStorage.getItem("demo-todos")`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v != nil {
+		t.Errorf("localStorage leaked into the next session: %v", v)
+	}
+	mustGoto(t, p2, "/welcome")
+	if u := p2.URL(); u != base+"/login" {
+		t.Errorf("not logged in any more, want redirect to /login, got %s", u)
+	}
+}
+
+func TestContextOptionsApplied(t *testing.T) {
+	requireBrowser(t)
+	base := demo(t)
+	nav := 7000.0
+	l := newLauncher(t, Config{
+		BaseURL: base, Viewport: &Viewport{Width: 800, Height: 600}, Locale: "fr-FR",
+		TimezoneID: "Asia/Tokyo", ColorScheme: "dark", NavigationTimeout: &nav,
+	}, Options{})
+	s := l.NewSession(0, "options")
+	defer s.Close(false)
+	p, err := s.Page(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustGoto(t, p, "/table.html")
+	if p.URL() != base+"/table.html" {
+		t.Errorf("relative goto: url %s", p.URL())
+	}
+	got, err := p.Evaluate(`() => [innerWidth, innerHeight, navigator.language,
+		Intl.DateTimeFormat().resolvedOptions().timeZone, matchMedia("(prefers-color-scheme: dark)").matches]`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []any{800, 600, "fr-FR", "Asia/Tokyo", true}
+	arr := got.([]any)
+	for i := range want {
+		if arr[i] != want[i] {
+			t.Errorf("option %d: got %v, want %v (all: %v)", i, arr[i], want[i], arr)
+		}
+	}
+}
+
+func TestDefaultViewport(t *testing.T) {
+	requireBrowser(t)
+	l := newLauncher(t, Config{}, Options{})
+	s := l.NewSession(0, "default viewport")
+	defer s.Close(false)
+	p, err := s.Page(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := p.Evaluate(`() => innerWidth + "x" + innerHeight`)
+	if err != nil || got != "1280x720" {
+		t.Errorf("default viewport: %v %v", got, err)
+	}
+}
+
+func TestScreenshotOnFailure(t *testing.T) {
+	requireBrowser(t)
+	base := demo(t)
+	l := newLauncher(t, Config{BaseURL: base}, Options{})
+	ctx := context.Background()
+	for _, failed := range []bool{true, false} {
+		s := l.NewSession(0, "shot")
+		p, err := s.Page(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		mustGoto(t, p, "/")
+		art, err := s.Close(failed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		png := []byte("\x89PNG\r\n\x1a\n")
+		if failed && !bytes.HasPrefix(art.Screenshot, png) {
+			t.Errorf("failed test case: want PNG bytes, got %d bytes", len(art.Screenshot))
+		}
+		if !failed && art.Screenshot != nil {
+			t.Errorf("passed test case with only-on-failure: want no screenshot, got %d bytes", len(art.Screenshot))
+		}
+	}
+}
+
+func TestTraceRetainOnFailure(t *testing.T) {
+	requireBrowser(t)
+	base := demo(t)
+	l := newLauncher(t, Config{BaseURL: base, Trace: ModeRetainOnFailure, Screenshot: ModeOff}, Options{})
+	ctx := context.Background()
+	for _, failed := range []bool{true, false} {
+		s := l.NewSession(1, "a scenario / with: odd name")
+		p, err := s.Page(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		mustGoto(t, p, "/todo.html")
+		art, err := s.Close(failed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if art.Screenshot != nil {
+			t.Error("screenshot off: got one")
+		}
+		if failed {
+			st, err := os.Stat(art.TracePath)
+			if err != nil || st.Size() == 0 {
+				t.Errorf("failed: want a trace zip, got %q (%v)", art.TracePath, err)
+			}
+		} else if art.TracePath != "" {
+			t.Errorf("passed: want no trace kept, got %s", art.TracePath)
+		}
+	}
+}
+
+func TestCrashRecovery(t *testing.T) {
+	requireBrowser(t)
+	base := demo(t)
+	l := newLauncher(t, Config{BaseURL: base}, Options{AutoPrewarm: true})
+	ctx := context.Background()
+	s := l.NewSession(0, "doomed")
+	p, err := s.Page(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustGoto(t, p, "/")
+	pids := l.BrowserPIDs()
+	if len(pids) != 1 {
+		t.Fatalf("want 1 browser process, got %v", pids)
+	}
+	if err := syscall.Kill(pids[0], syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the crash to be noticed", 10*time.Second, s.Crashed)
+	_, err = p.Goto("/todo.html")
+	if err == nil {
+		t.Fatal("goto on a killed browser succeeded")
+	}
+	if err := s.Explain(err); !errors.Is(err, ErrBrowserCrashed) {
+		t.Errorf("Explain: want ErrBrowserCrashed, got %v", err)
+	} else {
+		t.Logf("the current test case sees: %v", err)
+	}
+	if _, err := s.Close(true); !errors.Is(err, ErrBrowserCrashed) {
+		t.Errorf("Close after crash: want ErrBrowserCrashed, got %v", err)
+	}
+
+	start := time.Now()
+	s2 := l.NewSession(0, "after crash")
+	defer s2.Close(false)
+	p2, err := s2.Page(ctx)
+	if err != nil {
+		t.Fatalf("the next session must relaunch the browser: %v", err)
+	}
+	mustGoto(t, p2, "/todo.html")
+	t.Logf("relaunch + context + page + goto: %v", time.Since(start))
+	if err := p2.GetByText("0 items left").WaitFor(); err != nil {
+		t.Error(err)
+	}
+	waitFor(t, "the killed browser's processes to go", 10*time.Second, func() bool { return len(l.BrowserPIDs()) == 1 })
+}
+
+func TestCloseLeavesNoProcesses(t *testing.T) {
+	requireBrowser(t)
+	l, err := NewLauncher(Config{OutputDir: t.TempDir()}, Options{AutoPrewarm: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := l.NewSession(0, "x")
+	if _, err := s.Page(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	exe := l.ExecutablePath()
+	all := l.ProcessIDs()
+	if len(all) < 2 {
+		t.Fatalf("expected a browser process tree, got %v", all)
+	}
+	t.Logf("browser %s: %d processes carry marker %s", exe, len(all), l.Marker())
+	if err := l.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if left := l.ProcessIDs(); len(left) != 0 {
+		t.Errorf("processes with this launcher's marker left: %v", left)
+	}
+	for _, pid := range all {
+		if err := syscall.Kill(pid, 0); err == nil && !procOf(pid).zombie {
+			t.Errorf("process %d still alive", pid)
+		}
+	}
+	if d := driverChildren(); len(d) != 0 {
+		t.Errorf("driver processes left: %v", d)
+	}
+	if _, err := s.Page(context.Background()); err == nil {
+		t.Error("a session must not work after Launcher.Close")
+	}
+	if _, err := l.NewSession(0, "y").Page(context.Background()); !errors.Is(err, ErrClosed) {
+		t.Errorf("want ErrClosed, got %v", err)
+	}
+}
+
+func TestPrewarmedSession(t *testing.T) {
+	requireBrowser(t)
+	base := demo(t)
+	l := newLauncher(t, Config{BaseURL: base}, Options{AutoPrewarm: true})
+	ctx := context.Background()
+	s1 := l.NewSession(0, "one")
+	p1, err := s1.Page(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustGoto(t, p1, "/todo.html")
+	must(t, p1.GetByLabel("New todo").Fill("mine"))
+	must(t, p1.GetByLabel("New todo").Press("Enter"))
+	// The next context is being prepared while s1 "runs".
+	waitFor(t, "the prepared context", 10*time.Second, func() bool {
+		l.mu.Lock()
+		defer l.mu.Unlock()
+		p := l.prewarmed[0]
+		return p != nil && isDone(p.done)
+	})
+	c1, _ := s1.Context(ctx)
+	if _, err := s1.Close(false); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	s2 := l.NewSession(0, "two")
+	defer s2.Close(false)
+	p2, err := s2.Page(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("page for the next session (prewarmed): %v", time.Since(start))
+	c2, _ := s2.Context(ctx)
+	if c1 == c2 {
+		t.Fatal("prewarmed session reused the previous context")
+	}
+	mustGoto(t, p2, "/todo.html")
+	if err := p2.GetByText("0 items left").WaitFor(); err != nil {
+		t.Errorf("prewarmed session is not fresh: %v", err)
+	}
+	if n := len(c2.Pages()); n != 1 {
+		t.Errorf("prewarmed context has %d pages, want 1", n)
+	}
+}
+
+func TestRequestWithoutBrowser(t *testing.T) {
+	requireBrowser(t)
+	base := demo(t)
+	l := newLauncher(t, Config{BaseURL: base}, Options{})
+	s := l.NewSession(0, "api")
+	req, err := s.Request(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := req.Get("/api/health")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !resp.Ok() {
+		t.Errorf("GET /api/health: %d", resp.Status())
+	}
+	if l.Started() || len(l.ProcessIDs()) != 0 {
+		t.Error("an API request context must not launch a browser")
+	}
+	if _, err := s.Close(false); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestLaunchTimings(t *testing.T) {
+	requireBrowser(t)
+	base := demo(t)
+	l := newLauncher(t, Config{BaseURL: base}, Options{})
+	ctx := context.Background()
+	start := time.Now()
+	if _, err := l.Browser(ctx, 0); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("driver start + browser launch: %v", time.Since(start))
+	var total time.Duration
+	const n = 10
+	for i := 0; i < n; i++ {
+		t0 := time.Now()
+		s := l.NewSession(0, "timing")
+		p, err := s.Page(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		mustGoto(t, p, "/todo.html")
+		must(t, p.GetByLabel("New todo").Fill("x"))
+		must(t, p.GetByRole("button", playwright.PageGetByRoleOptions{Name: "Add"}).Click())
+		if _, err := s.Close(false); err != nil {
+			t.Fatal(err)
+		}
+		total += time.Since(t0)
+	}
+	t.Logf("context+page+goto+fill+click+close, mean of %d: %v", n, total/n)
+}
+
+func mustGoto(t *testing.T, p playwright.Page, url string) {
+	t.Helper()
+	if _, err := p.Goto(url); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}

@@ -1,0 +1,384 @@
+package world
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sync"
+
+	"github.com/playwright-community/playwright-go"
+)
+
+// pageSet is a fresh context with its first page.
+type pageSet struct {
+	slot    *browserSlot
+	context playwright.BrowserContext
+	page    playwright.Page
+	tracing bool
+}
+
+// prepared is a pageSet being created ahead of time for a worker's next
+// session.
+type prepared struct {
+	done chan struct{}
+	set  *pageSet
+	err  error
+}
+
+// newPageSet creates a context with the configured options, starts tracing
+// if asked, and opens its page.
+func (l *Launcher) newPageSet(ctx context.Context, worker int) (*pageSet, error) {
+	slot, err := l.browser(ctx, worker)
+	if err != nil {
+		return nil, err
+	}
+	opts, err := l.contextOptions()
+	if err != nil {
+		return nil, err
+	}
+	bc, err := slot.browser.NewContext(opts)
+	if err != nil {
+		if slot.crashed.Load() || errors.Is(err, playwright.ErrTargetClosed) {
+			slot.crashed.Store(true)
+			return nil, fmt.Errorf("%w: new browser context: %v", ErrBrowserCrashed, err)
+		}
+		return nil, fmt.Errorf("new browser context: %w", err)
+	}
+	ps := &pageSet{slot: slot, context: bc}
+	if t := l.cfg.ActionTimeout; t != nil {
+		bc.SetDefaultTimeout(*t)
+	}
+	if t := l.cfg.NavigationTimeout; t != nil {
+		bc.SetDefaultNavigationTimeout(*t)
+	}
+	if l.cfg.TraceMode() != ModeOff {
+		err := bc.Tracing().Start(playwright.TracingStartOptions{
+			Screenshots: playwright.Bool(true), Snapshots: playwright.Bool(true),
+		})
+		if err != nil {
+			_ = bc.Close()
+			return nil, fmt.Errorf("start tracing: %w", err)
+		}
+		ps.tracing = true
+	}
+	if ps.page, err = bc.NewPage(); err != nil {
+		_ = bc.Close()
+		return nil, fmt.Errorf("new page: %w", err)
+	}
+	return ps, nil
+}
+
+func (l *Launcher) contextOptions() (playwright.BrowserNewContextOptions, error) {
+	c := &l.cfg
+	vp := c.ViewportSize()
+	opts := playwright.BrowserNewContextOptions{
+		Viewport: &playwright.Size{Width: vp.Width, Height: vp.Height},
+	}
+	if c.BaseURL != "" {
+		opts.BaseURL = playwright.String(c.BaseURL)
+	}
+	if c.Locale != "" {
+		opts.Locale = playwright.String(c.Locale)
+	}
+	if c.TimezoneID != "" {
+		opts.TimezoneId = playwright.String(c.TimezoneID)
+	}
+	switch c.ColorScheme {
+	case "light":
+		opts.ColorScheme = playwright.ColorSchemeLight
+	case "dark":
+		opts.ColorScheme = playwright.ColorSchemeDark
+	case "no-preference":
+		opts.ColorScheme = playwright.ColorSchemeNoPreference
+	}
+	if c.IgnoreHTTPSErrors {
+		opts.IgnoreHttpsErrors = playwright.Bool(true)
+	}
+	if c.StorageState != "" {
+		if _, err := os.Stat(c.StorageState); err != nil {
+			return opts, fmt.Errorf("[browser] storageState: %w", err)
+		}
+		opts.StorageStatePath = playwright.String(c.StorageState)
+	}
+	return opts, nil
+}
+
+// Prewarm starts creating, in the background, the context and page that
+// worker's next Session will use, launching the browser if needed. The
+// prepared context is brand new and unused, so isolation is unchanged; a
+// Session takes it on its first Page call. At most one is kept per worker.
+// Prewarm returns at once; failures are dropped (the Session then creates
+// its own context and reports any error itself).
+func (l *Launcher) Prewarm(worker int) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.closed || l.prewarmed[worker] != nil {
+		return
+	}
+	p := &prepared{done: make(chan struct{})}
+	l.prewarmed[worker] = p
+	go func() {
+		defer close(p.done)
+		p.set, p.err = l.newPageSet(context.Background(), worker)
+		if p.err != nil {
+			l.mu.Lock()
+			if l.prewarmed[worker] == p {
+				delete(l.prewarmed, worker)
+			}
+			l.mu.Unlock()
+		}
+	}()
+}
+
+// takePrepared hands over worker's prepared page set, waiting for it if it
+// is still being made; nil if there is none or it is unusable.
+func (l *Launcher) takePrepared(ctx context.Context, worker int) *pageSet {
+	l.mu.Lock()
+	p := l.prewarmed[worker]
+	delete(l.prewarmed, worker)
+	l.mu.Unlock()
+	if p == nil {
+		return nil
+	}
+	select {
+	case <-p.done:
+	case <-ctx.Done():
+		go func() { <-p.done; p.discard() }()
+		return nil
+	}
+	if p.err != nil {
+		return nil
+	}
+	if !p.set.slot.usable() {
+		p.discard()
+		return nil
+	}
+	return p.set
+}
+
+func (p *prepared) discard() {
+	if p.err == nil && p.set != nil {
+		_ = p.set.context.Close()
+	}
+}
+
+// Session is one test case's view of the browser: a fresh BrowserContext
+// and Page, created on first use, closed by Close. Its methods are safe for
+// concurrent use.
+type Session struct {
+	l      *Launcher
+	worker int
+	name   string
+
+	mu      sync.Mutex
+	set     *pageSet
+	request playwright.APIRequestContext
+	closed  bool
+}
+
+// NewSession returns a Session for a test case run by worker (0-based)
+// whose name is used for artifact file names. It starts nothing.
+func (l *Launcher) NewSession(worker int, name string) *Session {
+	return &Session{l: l, worker: worker, name: name}
+}
+
+// Page returns the session's page, creating the context and page (and
+// launching the browser) on first use.
+func (s *Session) Page(ctx context.Context) (playwright.Page, error) {
+	ps, err := s.ensure(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return ps.page, nil
+}
+
+// Context returns the session's browser context (created on first use).
+func (s *Session) Context(ctx context.Context) (playwright.BrowserContext, error) {
+	ps, err := s.ensure(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return ps.context, nil
+}
+
+// Browser returns the browser serving this session, launching it if needed
+// (without creating the session's context).
+func (s *Session) Browser(ctx context.Context) (playwright.Browser, error) {
+	s.mu.Lock()
+	ps := s.set
+	s.mu.Unlock()
+	if ps != nil {
+		return ps.slot.browser, nil
+	}
+	return s.l.Browser(ctx, s.worker)
+}
+
+// Request returns an API request context honouring baseURL,
+// ignoreHTTPSErrors, storageState and actionTimeout. It needs the driver but
+// no browser; it is disposed by Close.
+func (s *Session) Request(ctx context.Context) (playwright.APIRequestContext, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return nil, errors.New("world: session is closed")
+	}
+	if s.request != nil {
+		return s.request, nil
+	}
+	pw, err := s.l.Playwright(ctx)
+	if err != nil {
+		return nil, err
+	}
+	c := &s.l.cfg
+	opts := playwright.APIRequestNewContextOptions{}
+	if c.BaseURL != "" {
+		opts.BaseURL = playwright.String(c.BaseURL)
+	}
+	if c.IgnoreHTTPSErrors {
+		opts.IgnoreHttpsErrors = playwright.Bool(true)
+	}
+	if c.StorageState != "" {
+		opts.StorageStatePath = playwright.String(c.StorageState)
+	}
+	if c.ActionTimeout != nil {
+		opts.Timeout = playwright.Float(*c.ActionTimeout)
+	}
+	if s.request, err = pw.Request.NewContext(opts); err != nil {
+		return nil, fmt.Errorf("new API request context: %w", err)
+	}
+	return s.request, nil
+}
+
+// Started reports whether the session has created its context and page.
+func (s *Session) Started() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.set != nil
+}
+
+// Crashed reports whether the browser serving this session's page exited
+// unexpectedly.
+func (s *Session) Crashed() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.set != nil && s.set.slot.crashed.Load()
+}
+
+// Explain turns an error from a Playwright call made with this session's
+// page into a clear one when the cause is a browser crash (wrapping
+// ErrBrowserCrashed); other errors are returned unchanged.
+func (s *Session) Explain(err error) error {
+	if err == nil || errors.Is(err, ErrBrowserCrashed) || !s.Crashed() {
+		return err
+	}
+	return fmt.Errorf("%w during this test case; it will be relaunched for the next one (%v)", ErrBrowserCrashed, err)
+}
+
+func (s *Session) ensure(ctx context.Context) (*pageSet, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return nil, errors.New("world: session is closed")
+	}
+	if s.l.isClosed() {
+		return nil, ErrClosed
+	}
+	if s.set != nil {
+		if s.set.slot.crashed.Load() {
+			return nil, fmt.Errorf("%w during this test case; it will be relaunched for the next one", ErrBrowserCrashed)
+		}
+		return s.set, nil
+	}
+	ps := s.l.takePrepared(ctx, s.worker)
+	if ps == nil {
+		var err error
+		if ps, err = s.l.newPageSet(ctx, s.worker); err != nil {
+			return nil, err
+		}
+	}
+	s.set = ps
+	if s.l.opts.AutoPrewarm {
+		s.l.Prewarm(s.worker)
+	}
+	return ps, nil
+}
+
+// Artifacts are what a closed session leaves for the report.
+type Artifacts struct {
+	// Screenshot is a PNG of the page at the end of the test case, taken
+	// per the screenshot mode; nil when none was taken.
+	Screenshot []byte
+	// TracePath is the kept trace zip (trace on, or retain-on-failure and
+	// failed); "" otherwise.
+	TracePath string
+}
+
+var unsafeName = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
+
+// Close ends the session: takes the screenshot and stops the trace per
+// their modes (failed says whether the test case failed), then closes the
+// context. A session that never created its page costs nothing. If the
+// browser crashed during the test case the error wraps ErrBrowserCrashed.
+// Close is idempotent.
+func (s *Session) Close(failed bool) (*Artifacts, error) {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return &Artifacts{}, nil
+	}
+	s.closed = true
+	ps, req := s.set, s.request
+	s.mu.Unlock()
+
+	art := &Artifacts{}
+	var errs []error
+	if req != nil {
+		if err := req.Dispose(); err != nil && !errors.Is(err, playwright.ErrTargetClosed) {
+			errs = append(errs, fmt.Errorf("dispose API request context: %w", err))
+		}
+	}
+	if ps == nil {
+		return art, errors.Join(errs...)
+	}
+	if ps.slot.crashed.Load() {
+		errs = append(errs, fmt.Errorf("%w during this test case; it will be relaunched for the next one", ErrBrowserCrashed))
+		return art, errors.Join(errs...)
+	}
+	mode := s.l.cfg.ScreenshotMode()
+	if (mode == ModeOn || (mode == ModeOnlyOnFailure && failed)) && !ps.page.IsClosed() {
+		png, err := ps.page.Screenshot(playwright.PageScreenshotOptions{
+			Type: playwright.ScreenshotTypePng, Timeout: playwright.Float(10000),
+		})
+		if err != nil {
+			errs = append(errs, s.Explain(fmt.Errorf("screenshot: %w", err)))
+		} else {
+			art.Screenshot = png
+		}
+	}
+	if ps.tracing {
+		tm := s.l.cfg.TraceMode()
+		if tm == ModeOn || (tm == ModeRetainOnFailure && failed) {
+			name := unsafeName.ReplaceAllString(s.name, "-")
+			if len(name) > 80 {
+				name = name[:80]
+			}
+			path := filepath.Join(s.l.outDir, "traces", fmt.Sprintf("%s-w%d-%d.zip", name, s.worker, s.l.seq.Add(1)))
+			if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+				errs = append(errs, fmt.Errorf("trace dir: %w", err))
+			} else if err := ps.context.Tracing().Stop(path); err != nil {
+				errs = append(errs, s.Explain(fmt.Errorf("save trace %s: %w", path, err)))
+			} else {
+				art.TracePath = path
+			}
+		} else if err := ps.context.Tracing().Stop(); err != nil {
+			errs = append(errs, s.Explain(fmt.Errorf("stop trace: %w", err)))
+		}
+	}
+	if err := ps.context.Close(); err != nil && !errors.Is(err, playwright.ErrTargetClosed) {
+		errs = append(errs, s.Explain(fmt.Errorf("close context: %w", err)))
+	}
+	return art, errors.Join(errs...)
+}
