@@ -21,10 +21,15 @@ func init() { Register("junit", newJUnit) }
 // written when the run finishes (testRunFinished, or Close for a stream that
 // ended without one).
 //
-// One deliberate difference: when two test cases would get the same
-// classname and name (two scenarios with the same name in one feature),
-// every one after the first gets " (uri:line)" appended, because GitLab and
-// Jenkins keep only one of a set of duplicates.
+// Two deliberate differences, neither of which shows on a complete stream
+// with unique scenario names:
+//   - when two test cases would get the same classname and name (two
+//     scenarios with the same name in one feature), every one after the
+//     first gets " (uri:line)" appended, because GitLab and Jenkins keep only
+//     one of a set of duplicates;
+//   - a test case that an interrupted run started but never finished, with
+//     no failed step so far, is <skipped> with a note saying so (the
+//     official formatter would report it as passed).
 type junitFormatter struct {
 	out           io.Writer
 	q             *query.Query
@@ -82,7 +87,7 @@ func junitReport(q *query.Query, suiteName string, testClassName *string) *xmlEl
 	started := q.AllTestCaseStarted()
 	skipped, failures := 0, 0
 	for _, tcs := range started {
-		r := q.MostSevereResult(tcs.ID)
+		r := junitResult(q, tcs)
 		switch {
 		case r == nil || r.Status == messages.TestStepResultStatusPassed:
 		case r.Status == messages.TestStepResultStatusSkipped:
@@ -160,12 +165,27 @@ func junitReport(q *query.Query, suiteName string, testClassName *string) *xmlEl
 			t = durationSeconds(d)
 		}
 		tc := suite.ele("testcase").attr("classname", classname).attr("name", name).attr("time", jsNumber(t))
-		junitFailure(tc, q.MostSevereResult(r.tcs.ID))
+		junitFailure(tc, junitResult(q, r.tcs))
 		if out := junitSystemOut(q, r.tcs); out != "" {
 			tc.ele("system-out").cdata(out)
 		}
 	}
 	return suite
+}
+
+// interruptedNote explains the <skipped> of a test case an interrupted run
+// never finished.
+const interruptedNote = "The run was interrupted before this test case finished."
+
+// junitResult is the result a test case is reported with: its most severe
+// step result, or for an unfinished attempt without a failure a skip
+// carrying interruptedNote.
+func junitResult(q *query.Query, tcs *messages.TestCaseStarted) *messages.TestStepResult {
+	r := q.MostSevereResult(tcs.ID)
+	if q.TestCaseFinished(tcs.ID) == nil && (r == nil || r.Status == messages.TestStepResultStatusPassed) {
+		return &messages.TestStepResult{Status: messages.TestStepResultStatusSkipped, Message: messages.Ptr(interruptedNote)}
+	}
+	return r
 }
 
 // junitNames returns the classname (the feature name, else the pickle's

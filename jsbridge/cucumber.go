@@ -24,6 +24,7 @@ import (
 
 func init() {
 	RegisterModule("@cucumber/cucumber", func(vm *VM) (goja.Value, error) { return vm.cucumber, nil })
+	RegisterModule("ferridriver", func(vm *VM) (goja.Value, error) { return vm.ferridriver, nil })
 }
 
 func (vm *VM) installCucumber() {

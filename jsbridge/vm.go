@@ -60,8 +60,11 @@ type VM struct {
 	opts     VMOptions
 	dir      string
 	modules  map[string]goja.Value
+	locals   map[any]any
 	prelude  *goja.Object
 	cucumber *goja.Object // exports of @cucumber/cucumber
+	// ferridriver is the base of the "ferridriver" module's exports.
+	ferridriver *goja.Object
 	registry *Registry
 	// loading is true while the bundle's top level runs: registration
 	// functions are only valid then.
@@ -123,7 +126,7 @@ func NewVM(b *Bundle, opts VMOptions) (*VM, error) {
 	}
 	rt := goja.New()
 	rt.SetFieldNameMapper(goja.UncapFieldNameMapper())
-	vm := &VM{rt: rt, opts: opts, dir: opts.Dir, modules: map[string]goja.Value{}, registry: newRegistry()}
+	vm := &VM{rt: rt, opts: opts, dir: opts.Dir, modules: map[string]goja.Value{}, locals: map[any]any{}, registry: newRegistry()}
 	if b != nil && vm.dir == "" {
 		vm.dir = b.Dir
 	}
@@ -219,7 +222,11 @@ func (vm *VM) installGlobals() error {
 		}
 	}
 	vm.installCucumber()
-	return nil
+	fdModule := rt.NewObject()
+	fdModule.Set("host", vm.opts.Host)
+	fdModule.Set("version", Version)
+	vm.ferridriver = fdModule
+	return vm.runInits()
 }
 
 // Version is the ferridriver version reported to JS (ferridriver.version).
