@@ -37,9 +37,9 @@ var FileNames = []string{"ferridriver.toml", "ferridriver.yaml", "ferridriver.ym
 // Config is the whole configuration.
 type Config struct {
 	// Extensions are extension files or directories (walked recursively).
-	Extensions []string `mapstructure:"extensions"`
-	Test       Test     `mapstructure:"test"`
-	Bundler    Bundler  `mapstructure:"bundler"`
+	Extensions []string           `mapstructure:"extensions"`
+	Test       Test               `mapstructure:"test"`
+	Bundler    Bundler            `mapstructure:"bundler"`
 	Scripting  Scripting          `mapstructure:"scripting"`
 	Browser    world.Config       `mapstructure:"browser"`
 	WebServer  []webserver.Config `mapstructure:"webServer"`

@@ -271,6 +271,22 @@ func stats(q *query.Query, t term) string {
 		}
 		lines = append(lines, luxonDuration(query.DurationMillis(d))+" ("+luxonDuration(executing)+" executing your code)")
 	}
+	// Not in cucumber-js: an interrupted run says what it left unfinished,
+	// which the counts above (finished scenarios only) do not show.
+	unfinished := 0
+	for _, tcs := range q.AllTestCaseStarted() {
+		if q.TestCaseFinished(tcs.ID) == nil {
+			unfinished++
+		}
+	}
+	if unfinished > 0 {
+		noun := "scenarios"
+		if unfinished == 1 {
+			noun = "scenario"
+		}
+		lines = append(lines, t.forStatus(messages.TestStepResultStatusSkipped,
+			fmt.Sprintf("%d %s not finished: the run was interrupted", unfinished, noun)))
+	}
 	return strings.Join(lines, "\n")
 }
 

@@ -65,7 +65,7 @@ type VM struct {
 	cucumber *goja.Object // exports of @cucumber/cucumber
 	// ferridriver is the base of the "ferridriver" module's exports.
 	ferridriver *goja.Object
-	registry *Registry
+	registry    *Registry
 	// loading is true while the bundle's top level runs: registration
 	// functions are only valid then.
 	loading bool

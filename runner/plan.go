@@ -27,7 +27,7 @@ type plannedCase struct {
 // plannedStep is one test step: a hook or a pickle step with its matches.
 type plannedStep struct {
 	msg        *messages.TestStep
-	hook       *jsbridge.HookDef   // hook steps
+	hook       *jsbridge.HookDef    // hook steps
 	pickleStep *messages.PickleStep // pickle steps
 	defs       []int                // matching definitions
 	args       []jsbridge.StepArg   // arguments of the single match
