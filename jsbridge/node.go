@@ -237,6 +237,9 @@ func (vm *VM) fsModule() *goja.Object {
 		if !allowed {
 			vm.Throw(vm.errNoFS(op))
 		}
+		if f := CurrentFrame(vm); f != nil {
+			vm.Throw(fmt.Errorf("fs.%s: no fs capability for extension tools (tool %q; the handler context has no filesystem)", op, f.tool.Name))
+		}
 	}
 	throwFS := func(err error) {
 		code := "EIO"

@@ -98,6 +98,8 @@ type Registry struct {
 	Steps      []*StepDef
 	Hooks      []*HookDef
 	ParamTypes []*ParamTypeDef
+	// Tools are the tools registered with defineTool (see tools.go).
+	Tools []*ToolDef
 	// Order lists definitions in the order the code registered them.
 	Order []Def
 	// DefaultTimeout is set by setDefaultTimeout (5 s unless changed).
@@ -166,6 +168,9 @@ func (r *Registry) finish() error {
 		s.fn, s.fnValue = c, v
 	}
 	for _, h := range r.Hooks {
+		if h.Kind == BeforeAll || h.Kind == AfterAll {
+			continue // cucumber-js wraps step definitions and test case/step hooks only
+		}
 		c, v, err := wrap(h.fnValue, goja.Undefined())
 		if err != nil {
 			return err

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"sort"
 	"strings"
 
 	gherkin "github.com/cucumber/gherkin/go/v32"
@@ -60,11 +61,16 @@ func parseFeature(path, uri, language string) (*feature, error) {
 	if err != nil {
 		return nil, err
 	}
+	return parseFeatureData(data, path, uri, language)
+}
+
+// parseFeatureData parses the content of a feature file.
+func parseFeatureData(data []byte, path, uri, language string) (*feature, error) {
 	if language == "" {
 		language = gherkin.DefaultDialect
 	}
 	if gherkin.DialectsBuiltin().GetDialect(language) == nil {
-		return nil, fmt.Errorf("unknown Gherkin language %q (see `ferridriver bdd --i18n-languages`)", language)
+		return nil, usageErrorf("unknown Gherkin language %q (--language / [test] language)", language)
 	}
 	gdoc, err := gherkin.ParseGherkinDocumentForLanguage(bytes.NewReader(data), language, newID)
 	if err != nil {
@@ -99,24 +105,31 @@ func parseFeature(path, uri, language string) (*feature, error) {
 }
 
 // parseErrorOf turns the library's "(line:col): message" list into a
-// ParseError naming the first problem, with the others attached.
+// ParseError naming the first problem in the file, with the others attached.
 func parseErrorOf(uri string, err error) error {
-	pe := &ParseError{URI: uri, Line: 1, Column: 1}
-	for _, line := range strings.Split(err.Error(), "\n") {
-		m := gherkinProblemRE.FindStringSubmatch(strings.TrimSpace(line))
-		if m == nil {
-			continue
-		}
-		if pe.Message == "" {
-			fmt.Sscan(m[1], &pe.Line)
-			fmt.Sscan(m[2], &pe.Column)
-			pe.Message = m[3]
-			continue
-		}
-		pe.Problems = append(pe.Problems, fmt.Sprintf("%s:%s:%s: %s", uri, m[1], m[2], m[3]))
+	type problem struct {
+		line, col int
+		msg       string
 	}
-	if pe.Message == "" {
-		pe.Message = err.Error()
+	var ps []problem
+	for _, line := range strings.Split(err.Error(), "\n") {
+		if m := gherkinProblemRE.FindStringSubmatch(strings.TrimSpace(line)); m != nil {
+			var p problem
+			fmt.Sscan(m[1], &p.line)
+			fmt.Sscan(m[2], &p.col)
+			p.msg = m[3]
+			ps = append(ps, p)
+		}
+	}
+	if len(ps) == 0 {
+		return &ParseError{URI: uri, Line: 1, Column: 1, Message: err.Error()}
+	}
+	sort.SliceStable(ps, func(i, j int) bool {
+		return ps[i].line < ps[j].line || (ps[i].line == ps[j].line && ps[i].col < ps[j].col)
+	})
+	pe := &ParseError{URI: uri, Line: ps[0].line, Column: ps[0].col, Message: ps[0].msg}
+	for _, p := range ps[1:] {
+		pe.Problems = append(pe.Problems, fmt.Sprintf("%s:%d:%d: %s", uri, p.line, p.col, p.msg))
 	}
 	return pe
 }

@@ -72,8 +72,15 @@ func newPickleFilter(tags, names []string) (*pickleFilter, error) {
 	return f, nil
 }
 
-func parseTagExpression(expr string) (tagexpressions.Evaluatable, error) {
-	e, err := tagexpressions.Parse(expr)
+// parseTagExpression parses a Cucumber tag expression. The library panics
+// on some malformed input ("@a and"); that is reported as an error too.
+func parseTagExpression(expr string) (e tagexpressions.Evaluatable, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			e, err = nil, usageErrorf("invalid tag expression %q: incomplete expression", expr)
+		}
+	}()
+	e, err = tagexpressions.Parse(expr)
 	if err != nil {
 		return nil, usageErrorf("invalid tag expression %q: %v", expr, err)
 	}

@@ -297,9 +297,9 @@ func (r *Run) define() error {
 			h := reg.Hooks[d.Index]
 			r.hookIDs[h.Index] = newID()
 			if h.Tags != "" {
-				e, err := tagexpressions.Parse(h.Tags)
+				e, err := parseTagExpression(h.Tags)
 				if err != nil {
-					return &DefinitionError{Source: h.Source, What: h.Kind.String() + " hook", Err: fmt.Errorf("invalid tag expression %q: %v", h.Tags, err)}
+					return &DefinitionError{Source: h.Source, What: h.Kind.String() + " hook", Err: err}
 				}
 				r.hookTags[h.Index] = e
 			}

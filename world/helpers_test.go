@@ -27,12 +27,14 @@ func demo(t *testing.T) string {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
-	url, err := demoapp.Serve(ctx, "127.0.0.1:0")
+	url, err := demoappServe(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return url
 }
+
+func demoappServe(ctx context.Context) (string, error) { return demoapp.Serve(ctx, "127.0.0.1:0") }
 
 // newLauncher builds a Launcher that is always closed at the end of the
 // test, and checks that it left no browser process behind.
@@ -55,25 +57,6 @@ func newLauncher(t *testing.T, cfg Config, opts Options) *Launcher {
 		}
 	})
 	return l
-}
-
-// driverChildren lists live child processes of this test binary running
-// the Playwright driver (node .../cli.js run-driver).
-func driverChildren() []int {
-	entries, _ := os.ReadDir("/proc")
-	var out []int
-	me := os.Getpid()
-	for _, e := range entries {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil || procOf(pid).ppid != me || procOf(pid).zombie {
-			continue
-		}
-		cmd, _ := os.ReadFile("/proc/" + e.Name() + "/cmdline")
-		if strings.Contains(string(cmd), "run-driver") {
-			out = append(out, pid)
-		}
-	}
-	return out
 }
 
 // processesRunning lists live processes whose command line contains all of

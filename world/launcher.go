@@ -76,16 +76,23 @@ type pwStart struct {
 	done chan struct{}
 	pw   *playwright.Playwright
 	err  error
+	pid  int // the driver's node process (Linux; 0 when unknown)
+}
+
+// dead reports whether a started driver process has exited. playwright-go
+// does not say so itself: calls just fail with "target closed".
+func (st *pwStart) dead() bool {
+	return isDone(st.done) && st.err == nil && st.pid > 0 && processGone(st.pid)
 }
 
 // browserSlot is one browser process (the shared one, or a worker's).
 type browserSlot struct {
 	done      chan struct{}
+	driver    *pwStart // the driver that launched it
 	browser   playwright.Browser
 	err       error
 	closing   atomic.Bool // we are closing it: a disconnect is not a crash
 	crashed   atomic.Bool
-	launched  time.Time
 	launchDur time.Duration
 }
 
@@ -100,7 +107,20 @@ func (s *browserSlot) ready() bool {
 
 // usable reports whether a finished slot holds a live browser.
 func (s *browserSlot) usable() bool {
-	return s.ready() && s.err == nil && !s.crashed.Load() && s.browser.IsConnected()
+	return s.ready() && s.err == nil && !s.lost() && s.browser.IsConnected()
+}
+
+// lost reports whether the browser went away without us closing it: it
+// crashed or was killed, or the driver that speaks to it died.
+func (s *browserSlot) lost() bool {
+	if s.crashed.Load() {
+		return true
+	}
+	if s.driver != nil && s.driver.dead() {
+		s.crashed.Store(true)
+		return true
+	}
+	return false
 }
 
 // NewLauncher validates cfg and returns a Launcher that has started nothing.
@@ -147,24 +167,42 @@ func (l *Launcher) logf(format string, args ...any) {
 // Playwright returns the running driver connection, starting the driver
 // (not a browser) if needed; for API-only work such as request contexts.
 func (l *Launcher) Playwright(ctx context.Context) (*playwright.Playwright, error) {
+	st, err := l.driver(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return st.pw, nil
+}
+
+// driver returns the started driver, (re)starting it if needed.
+func (l *Launcher) driver(ctx context.Context) (*pwStart, error) {
 	l.mu.Lock()
 	if l.closed {
 		l.mu.Unlock()
 		return nil, ErrClosed
 	}
 	st := l.pw
+	if st != nil && st.dead() {
+		l.logf("the Playwright driver exited unexpectedly; restarting it")
+		dead := st.pw
+		go func() { _ = dead.Stop() }() // reap it
+		st = nil
+	}
 	if st == nil || (isDone(st.done) && st.err != nil) {
 		st = &pwStart{done: make(chan struct{})}
 		l.pw = st
 		go func() {
 			defer close(st.done)
-			st.pw, st.err = l.startDriver()
+			st.pw, st.pid, st.err = l.startDriver()
 		}()
 	}
 	l.mu.Unlock()
 	select {
 	case <-st.done:
-		return st.pw, st.err
+		if st.err != nil {
+			return nil, st.err
+		}
+		return st, nil
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	}
@@ -174,7 +212,7 @@ func (l *Launcher) Playwright(ctx context.Context) (*playwright.Playwright, erro
 // playwright-go and the process environment.
 var runMu sync.Mutex
 
-func (l *Launcher) startDriver() (*playwright.Playwright, error) {
+func (l *Launcher) startDriver() (*playwright.Playwright, int, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
 	iopts := l.opts.Install
@@ -183,27 +221,35 @@ func (l *Launcher) startDriver() (*playwright.Playwright, error) {
 	}
 	drv, err := install.EnsureDriver(ctx, iopts)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	node, err := install.FindNode()
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	runMu.Lock()
 	defer runMu.Unlock()
 	// playwright-go reads the node binary from this variable only.
 	if os.Getenv("PLAYWRIGHT_NODEJS_PATH") != node.Path {
 		if err := os.Setenv("PLAYWRIGHT_NODEJS_PATH", node.Path); err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 	}
 	start := time.Now()
+	// Run is serialised, so the one new driver child is this one.
+	before := driverChildren()
 	pw, err := playwright.Run(&playwright.RunOptions{DriverDirectory: drv.Dir, SkipInstallBrowsers: true})
 	if err != nil {
-		return nil, fmt.Errorf("start the Playwright driver (%s with %s): %w", drv.CLI, node.Path, err)
+		return nil, 0, fmt.Errorf("start the Playwright driver (%s with %s): %w", drv.CLI, node.Path, err)
+	}
+	pid := 0
+	for p := range driverChildren() {
+		if !before[p] {
+			pid = p
+		}
 	}
 	l.logf("playwright driver %s started in %v", drv.Version, time.Since(start).Round(time.Millisecond))
-	return pw, nil
+	return pw, pid, nil
 }
 
 // browser returns the live browser for worker, launching it if needed.
@@ -220,7 +266,7 @@ func (l *Launcher) browser(ctx context.Context, worker int) (*browserSlot, error
 	slot := l.slots[key]
 	if slot == nil || (slot.ready() && !slot.usable()) {
 		if slot != nil && slot.err == nil {
-			// A crashed browser: make sure its leftovers go away.
+			// A lost browser: make sure its leftovers go away.
 			old := slot
 			go func() { old.closing.Store(true); _ = old.browser.Close() }()
 		}
@@ -261,38 +307,24 @@ func (l *Launcher) launch(slot *browserSlot) error {
 	if err != nil {
 		return err
 	}
-	pw, err := l.Playwright(ctx)
+	drv, err := l.driver(ctx)
 	if err != nil {
 		return err
 	}
-	bt := pw.Chromium
-	switch l.cfg.BrowserName() {
-	case "firefox":
-		bt = pw.Firefox
-	case "webkit":
-		bt = pw.WebKit
-	}
 	start := time.Now()
-	b, err := bt.Launch(opts)
+	b, err := l.browserType(drv.pw).Launch(opts)
 	if err != nil && errors.Is(err, playwright.ErrTargetClosed) {
-		// The driver itself died: start a new one and try once more.
+		// The driver died under us: start a new one and try once more.
 		l.logf("playwright driver connection lost; restarting it")
 		l.mu.Lock()
-		if l.pw != nil && isDone(l.pw.done) && l.pw.pw == pw {
+		if l.pw == drv {
 			l.pw = nil
 		}
 		l.mu.Unlock()
-		if pw, err = l.Playwright(ctx); err != nil {
+		if drv, err = l.driver(ctx); err != nil {
 			return err
 		}
-		bt = pw.Chromium
-		switch l.cfg.BrowserName() {
-		case "firefox":
-			bt = pw.Firefox
-		case "webkit":
-			bt = pw.WebKit
-		}
-		b, err = bt.Launch(opts)
+		b, err = l.browserType(drv.pw).Launch(opts)
 	}
 	if err != nil {
 		where := "channel " + l.cfg.Channel
@@ -301,8 +333,8 @@ func (l *Launcher) launch(slot *browserSlot) error {
 		}
 		return fmt.Errorf("launch %s (%s): %w", l.cfg.BrowserName(), where, err)
 	}
+	slot.driver = drv
 	slot.browser = b
-	slot.launched = time.Now()
 	slot.launchDur = time.Since(start)
 	b.OnDisconnected(func(playwright.Browser) {
 		if !slot.closing.Load() {
@@ -313,6 +345,16 @@ func (l *Launcher) launch(slot *browserSlot) error {
 	l.logf("%s %s launched in %v", l.cfg.BrowserName(), b.Version(), slot.launchDur.Round(time.Millisecond))
 	l.tracked() // remember the new browser's process group while its leader lives
 	return nil
+}
+
+func (l *Launcher) browserType(pw *playwright.Playwright) playwright.BrowserType {
+	switch l.cfg.BrowserName() {
+	case "firefox":
+		return pw.Firefox
+	case "webkit":
+		return pw.WebKit
+	}
+	return pw.Chromium
 }
 
 func (l *Launcher) launchOptions() (playwright.BrowserTypeLaunchOptions, error) {
@@ -413,7 +455,7 @@ func (l *Launcher) Close() error {
 	}
 	for _, s := range slots {
 		<-s.done
-		if s.err == nil && !s.crashed.Load() {
+		if s.err == nil && !s.lost() {
 			s.closing.Store(true)
 			if err := s.browser.Close(); err != nil && !errors.Is(err, playwright.ErrTargetClosed) {
 				errs = append(errs, fmt.Errorf("close browser: %w", err))
@@ -423,7 +465,8 @@ func (l *Launcher) Close() error {
 	if pw != nil {
 		<-pw.done
 		if pw.err == nil {
-			if err := pw.pw.Stop(); err != nil {
+			wasDead := pw.dead()
+			if err := pw.pw.Stop(); err != nil && !wasDead {
 				errs = append(errs, fmt.Errorf("stop the Playwright driver: %w", err))
 			}
 		}

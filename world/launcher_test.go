@@ -7,6 +7,8 @@ import (
 	"context"
 	"errors"
 	"os"
+	"strconv"
+	"strings"
 	"sync"
 	"syscall"
 	"testing"
@@ -306,6 +308,47 @@ func TestCrashRecovery(t *testing.T) {
 	waitFor(t, "the killed browser's processes to go", 10*time.Second, func() bool { return len(l.BrowserPIDs()) == 1 })
 }
 
+func TestDriverCrashRecovery(t *testing.T) {
+	requireBrowser(t)
+	base := demo(t)
+	l := newLauncher(t, Config{BaseURL: base}, Options{})
+	ctx := context.Background()
+	before := driverChildren()
+	s := l.NewSession(0, "driver dies")
+	p, err := s.Page(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustGoto(t, p, "/")
+	var drivers []int
+	for pid := range driverChildren() {
+		if !before[pid] {
+			drivers = append(drivers, pid)
+		}
+	}
+	if len(drivers) != 1 {
+		t.Fatalf("want 1 new driver process, got %v", drivers)
+	}
+	if err := syscall.Kill(drivers[0], syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the driver's death to be noticed", 10*time.Second, s.Crashed)
+	_, err = p.Goto("/todo.html")
+	if err := s.Explain(err); !errors.Is(err, ErrBrowserCrashed) {
+		t.Errorf("Explain: want ErrBrowserCrashed, got %v", err)
+	}
+	if _, err := s.Close(true); !errors.Is(err, ErrBrowserCrashed) {
+		t.Errorf("Close: want ErrBrowserCrashed, got %v", err)
+	}
+	s2 := l.NewSession(0, "next")
+	defer s2.Close(false)
+	p2, err := s2.Page(ctx)
+	if err != nil {
+		t.Fatalf("the next session must restart the driver and the browser: %v", err)
+	}
+	mustGoto(t, p2, "/todo.html")
+}
+
 func TestCloseLeavesNoProcesses(t *testing.T) {
 	requireBrowser(t)
 	l, err := NewLauncher(Config{OutputDir: t.TempDir()}, Options{AutoPrewarm: true})
@@ -318,6 +361,20 @@ func TestCloseLeavesNoProcesses(t *testing.T) {
 	}
 	exe := l.ExecutablePath()
 	all := l.ProcessIDs()
+	// Playwright gives each browser its own profile dir: a unique marker
+	// on the browser's command line.
+	var profile string
+	for _, pid := range l.BrowserPIDs() {
+		b, _ := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/cmdline")
+		for _, arg := range strings.Split(string(b), "\x00") {
+			if strings.HasPrefix(arg, "--user-data-dir=") {
+				profile = arg
+			}
+		}
+	}
+	if profile == "" || len(processesRunning(profile)) == 0 {
+		t.Fatalf("no browser process with a --user-data-dir found")
+	}
 	if len(all) < 2 {
 		t.Fatalf("expected a browser process tree, got %v", all)
 	}
@@ -332,6 +389,9 @@ func TestCloseLeavesNoProcesses(t *testing.T) {
 		if err := syscall.Kill(pid, 0); err == nil && !procOf(pid).zombie {
 			t.Errorf("process %d still alive", pid)
 		}
+	}
+	if left := processesRunning(profile); len(left) != 0 {
+		t.Errorf("processes with %s still running: %v", profile, left)
 	}
 	if d := driverChildren(); len(d) != 0 {
 		t.Errorf("driver processes left: %v", d)

@@ -147,3 +147,36 @@ func (l *Launcher) BrowserPIDs() []int {
 	}
 	return out
 }
+
+// driverChildren lists this process's live children that run a Playwright
+// driver (node .../cli.js run-driver).
+func driverChildren() map[int]bool {
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		return nil
+	}
+	me := os.Getpid()
+	out := map[int]bool{}
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		p, ok := readProc(pid, nil)
+		if !ok || p.ppid != me || p.zombie {
+			continue
+		}
+		cmd, _ := os.ReadFile("/proc/" + e.Name() + "/cmdline")
+		if bytes.Contains(cmd, []byte("cli.js\x00run-driver")) {
+			out[pid] = true
+		}
+	}
+	return out
+}
+
+// processGone reports whether pid has exited (zombies included: an
+// unreaped child is gone for our purposes).
+func processGone(pid int) bool {
+	p, ok := readProc(pid, nil)
+	return !ok || p.zombie
+}

@@ -19,3 +19,7 @@ func (l *Launcher) ProcessIDs() []int { return nil }
 // BrowserPIDs lists the main process of each browser (Linux only; empty
 // here).
 func (l *Launcher) BrowserPIDs() []int { return nil }
+
+func driverChildren() map[int]bool { return nil }
+
+func processGone(pid int) bool { return false }

@@ -41,7 +41,7 @@ func (l *Launcher) newPageSet(ctx context.Context, worker int) (*pageSet, error)
 	}
 	bc, err := slot.browser.NewContext(opts)
 	if err != nil {
-		if slot.crashed.Load() || errors.Is(err, playwright.ErrTargetClosed) {
+		if slot.lost() || errors.Is(err, playwright.ErrTargetClosed) {
 			slot.crashed.Store(true)
 			return nil, fmt.Errorf("%w: new browser context: %v", ErrBrowserCrashed, err)
 		}
@@ -264,7 +264,7 @@ func (s *Session) Started() bool {
 func (s *Session) Crashed() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.set != nil && s.set.slot.crashed.Load()
+	return s.set != nil && s.set.slot.lost()
 }
 
 // Explain turns an error from a Playwright call made with this session's
@@ -287,7 +287,7 @@ func (s *Session) ensure(ctx context.Context) (*pageSet, error) {
 		return nil, ErrClosed
 	}
 	if s.set != nil {
-		if s.set.slot.crashed.Load() {
+		if s.set.slot.lost() {
 			return nil, fmt.Errorf("%w during this test case; it will be relaunched for the next one", ErrBrowserCrashed)
 		}
 		return s.set, nil
@@ -343,7 +343,7 @@ func (s *Session) Close(failed bool) (*Artifacts, error) {
 	if ps == nil {
 		return art, errors.Join(errs...)
 	}
-	if ps.slot.crashed.Load() {
+	if ps.slot.lost() {
 		errs = append(errs, fmt.Errorf("%w during this test case; it will be relaunched for the next one", ErrBrowserCrashed))
 		return art, errors.Join(errs...)
 	}

@@ -19,10 +19,17 @@ if (mode === 'xsd') {
   const { validateXML } = require('xmllint-wasm')
   const [schemaPath, ...files] = rest
   const schema = { fileName: 'schema.xsd', contents: readFileSync(schemaPath, 'utf8') }
+  // One libxml2 instance validates every file; errors name their file.
   const results = {}
-  for (const file of files) {
-    const res = await validateXML({ xml: [{ fileName: 'report.xml', contents: readFileSync(file, 'utf8') }], schema: [schema] })
-    results[file] = res.errors.map((e) => e.message)
+  const xml = files.map((file, i) => {
+    results[file] = []
+    return { fileName: `report${i}.xml`, contents: readFileSync(file, 'utf8') }
+  })
+  const res = await validateXML({ xml, schema: [schema] })
+  for (const e of res.errors) {
+    const m = /^report(\d+)\.xml/.exec(e.loc?.fileName ?? e.message)
+    const key = m ? files[Number(m[1])] : '(unattributed)'
+    results[key] = [...(results[key] ?? []), e.message]
   }
   process.stdout.write(JSON.stringify(results))
 } else if (mode === 'cucumber-js-json-schema') {

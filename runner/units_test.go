@@ -1,0 +1,233 @@
+package runner
+
+import (
+	"encoding/json"
+	"reflect"
+	"strings"
+	"testing"
+
+	cukexp "github.com/cucumber/cucumber-expressions/go/v18"
+
+	"github.com/ferridriver/ferridriver/jsbridge"
+	"github.com/ferridriver/ferridriver/messages"
+)
+
+func TestCompileJSRegexp(t *testing.T) {
+	for _, tc := range []struct {
+		src, flags, text string
+		match            bool
+		err              string
+	}{
+		{src: `^I have (\d+) cukes$`, text: "I have 3 cukes", match: true},
+		{src: `^hello$`, flags: "i", text: "HELLO", match: true},
+		{src: `^a.b$`, flags: "s", text: "a\nb", match: true},
+		{src: `^caf\u00e9$`, text: "café", match: true},
+		{src: `^\u{1F600}$`, flags: "u", text: "😀", match: true},
+		{src: `^a[^]b$`, text: "a\nb", match: true},
+		{src: `^(?<name>\w+)$`, text: "bob", match: true},
+		{src: `a\/b`, text: "a/b", match: true},
+		{src: `^x$`, flags: "gy", text: "x", match: true},
+		{src: `(?<=a)b`, err: "no lookaround"},
+		{src: `(a)\1`, err: "no lookaround or backreferences"},
+		{src: `x`, flags: "z", err: `unsupported regular expression flag 'z'`},
+	} {
+		re, err := compileJSRegexp(tc.src, tc.flags)
+		if tc.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("/%s/%s: error %v, want %q", tc.src, tc.flags, err, tc.err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("/%s/%s: %v", tc.src, tc.flags, err)
+			continue
+		}
+		if got := re.MatchString(tc.text); got != tc.match {
+			t.Errorf("/%s/%s on %q = %v", tc.src, tc.flags, tc.text, got)
+		}
+	}
+}
+
+func TestUndefinedParamName(t *testing.T) {
+	reg := cukexp.NewParameterTypeRegistry()
+	for expr, want := range map[string]string{
+		"{airport} is closed":          "airport",
+		"{int} and {color}":            "color",
+		`escaped \{nope} then {thing}`: "thing",
+		"{int} only":                   "",
+	} {
+		if got := undefinedParamName(expr, reg); got != want {
+			t.Errorf("undefinedParamName(%q) = %q, want %q", expr, got, want)
+		}
+	}
+}
+
+// The argument group tree of {string} is the one the CCK expects.
+func TestMatchArgumentsOfString(t *testing.T) {
+	m, err := newMatcher(&jsbridge.Registry{Steps: []*jsbridge.StepDef{{Pattern: "the string {string} is attached"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	matches, err := m.match(`the string "hello" is attached`)
+	if err != nil || len(matches) != 1 {
+		t.Fatalf("%v %v", matches, err)
+	}
+	got, _ := json.Marshal(matchArgumentsList(matches[0].args))
+	want := `{"stepMatchArguments":[{"group":{"children":[{"children":[{}],"start":12,"value":"hello"},{"children":[{}]}],"start":11,"value":"\"hello\""},"parameterTypeName":"string"}]}`
+	if string(got) != want {
+		t.Fatalf("got  %s\nwant %s", got, want)
+	}
+	if args := stepArgs(matches[0].args); args[0].ParamType != "string" || *args[0].Values[0] != "hello" || args[0].Values[1] != nil {
+		t.Fatalf("args %+v", args)
+	}
+}
+
+func TestSnippets(t *testing.T) {
+	m, _ := newMatcher(&jsbridge.Registry{})
+	step := &messages.PickleStep{Text: `I have 3 "red" apples`, Type: messages.Ptr(messages.PickleStepTypeOutcome),
+		Argument: &messages.PickleStepArgument{DataTable: &messages.PickleTable{}}}
+	sn := m.snippets(step, SnippetSynchronous)
+	if len(sn) != 2 {
+		t.Fatalf("%d snippets, want {int} and {float} alternatives", len(sn))
+	}
+	want := "Then('I have {int} {string} apples', function (int: number, string: string, dataTable: DataTable) {\n" +
+		"  // Write code here that turns the phrase above into concrete actions\n  return 'pending';\n});"
+	if sn[0].Code != want || sn[0].Language != "typescript" {
+		t.Fatalf("got:\n%s\nwant:\n%s", sn[0].Code, want)
+	}
+	if c := m.snippets(&messages.PickleStep{Text: "it's done"}, SnippetAsyncAwait)[0].Code; !strings.HasPrefix(c, `Given('it\'s done', async function () {`) {
+		t.Fatalf("got %s", c)
+	}
+	if c := m.snippets(&messages.PickleStep{Text: "x"}, SnippetCallback)[0].Code; !strings.Contains(c, "callback(null, 'pending');") {
+		t.Fatalf("got %s", c)
+	}
+}
+
+func TestShard(t *testing.T) {
+	in, err := shard("2/3", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []int
+	for i := range 8 {
+		if in(i) {
+			got = append(got, i)
+		}
+	}
+	if !reflect.DeepEqual(got, []int{1, 4, 7}) {
+		t.Fatalf("shard 2/3 = %v", got)
+	}
+	for _, bad := range []string{"0/3", "4/3", "1/0", "x/2", "1", "1/2/3"} {
+		if _, err := shard(bad, 0); err == nil {
+			t.Errorf("shard(%q) accepted", bad)
+		}
+	}
+}
+
+func TestOrderingAndShuffle(t *testing.T) {
+	for spec, want := range map[string]string{"": "defined", "defined": "defined", "reverse": "reverse", "random:7": "random"} {
+		kind, seed, err := ordering(spec)
+		if err != nil || kind != want || (kind == "random" && seed != "7") {
+			t.Errorf("ordering(%q) = %q %q %v", spec, kind, seed, err)
+		}
+	}
+	if _, seed, _ := ordering("random"); seed == "" {
+		t.Error("random without a seed must pick one")
+	}
+	for _, bad := range []string{"random:", "backwards"} {
+		if _, _, err := ordering(bad); err == nil {
+			t.Errorf("ordering(%q) accepted", bad)
+		}
+	}
+	a := []int{1, 2, 3, 4, 5, 6, 7, 8}
+	b := append([]int(nil), a...)
+	c := append([]int(nil), a...)
+	shuffle(a, "42")
+	shuffle(b, "42")
+	shuffle(c, "not-a-number")
+	if !reflect.DeepEqual(a, b) || reflect.DeepEqual(a, []int{1, 2, 3, 4, 5, 6, 7, 8}) {
+		t.Fatalf("shuffle not deterministic or not shuffling: %v %v", a, b)
+	}
+}
+
+func TestStreamOrdersBlocks(t *testing.T) {
+	var got []string
+	s := newStream(SinkFunc(func(e *messages.Envelope) { got = append(got, e.TestStepStarted.TestStepID) }))
+	ev := func(id string) *messages.Envelope {
+		return &messages.Envelope{TestStepStarted: &messages.TestStepStarted{TestStepID: id}}
+	}
+	s.emit(1, ev("b1"))
+	s.emit(0, ev("a1")) // head streams at once
+	s.emit(2, ev("c1"))
+	s.finish(2)
+	s.emit(1, ev("b2"))
+	s.finish(0) // releases block 1 so far
+	s.emit(1, ev("b3"))
+	s.finish(1) // and then block 2
+	if want := []string{"a1", "b1", "b2", "b3", "c1"}; !reflect.DeepEqual(got, want) {
+		t.Fatalf("got %v, want %v", got, want)
+	}
+	got = nil
+	s2 := newStream(SinkFunc(func(e *messages.Envelope) { got = append(got, e.TestStepStarted.TestStepID) }))
+	s2.emit(2, ev("c"))
+	s2.emit(0, ev("a"))
+	s2.emit(1, ev("b"))
+	s2.flushAll(3)
+	if want := []string{"a", "b", "c"}; !reflect.DeepEqual(got, want) {
+		t.Fatalf("flushAll: got %v", got)
+	}
+}
+
+func TestAttemptState(t *testing.T) {
+	st := &attemptState{worst: messages.TestStepResultStatusPassed}
+	st.record(messages.TestStepResult{Status: messages.TestStepResultStatusSkipped}, nil, false)
+	if st.userSkipped {
+		t.Fatal("a step skipped because of an earlier problem is not a user skip")
+	}
+	st.record(messages.TestStepResult{Status: messages.TestStepResultStatusUndefined}, nil, false)
+	st.record(messages.TestStepResult{Status: messages.TestStepResultStatusPending}, nil, true)
+	if st.worst != messages.TestStepResultStatusUndefined || !st.failedish {
+		t.Fatalf("%+v", st)
+	}
+	r := &Run{opts: Options{Strict: false}}
+	if r.causesFailure(messages.TestStepResultStatusPending) || !r.causesFailure(messages.TestStepResultStatusUndefined) {
+		t.Fatal("non-strict: pending passes, undefined fails")
+	}
+}
+
+func TestParseErrorOf(t *testing.T) {
+	_, err := parseFeatureData([]byte("Feature: x\n  Scenario: a\n    Given b\n    | a |\n    | b | c |\n   oops\n"), "f", "features/x.feature", "")
+	pe, ok := err.(*ParseError)
+	if !ok || pe.Line != 5 || pe.Column != 5 || !strings.Contains(pe.Message, "inconsistent cell count") || len(pe.Problems) != 1 {
+		t.Fatalf("%#v", err)
+	}
+	if !strings.HasPrefix(pe.Error(), "features/x.feature:5:5: inconsistent cell count") {
+		t.Fatalf("%s", pe.Error())
+	}
+}
+
+func TestPickleLocations(t *testing.T) {
+	f, err := parseFeatureData([]byte("Feature: x\n  Scenario Outline: a <n>\n    Given b\n    Examples:\n      | n |\n      | 1 |\n      | 2 |\n  Scenario: c\n    Given d\n"), "", "x.feature", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lines []int64
+	for _, p := range f.pickles {
+		lines = append(lines, p.Location.Line)
+	}
+	if !reflect.DeepEqual(lines, []int64{6, 7, 8}) {
+		t.Fatalf("pickle locations %v", lines)
+	}
+}
+
+func TestLanguage(t *testing.T) {
+	src := "# language: fr\nFonctionnalité: x\n  Scénario: a\n    Soit b\n"
+	f, err := parseFeatureData([]byte(src), "", "x.feature", "")
+	if err != nil || len(f.pickles) != 1 || f.pickles[0].Language != "fr" {
+		t.Fatalf("%v %v", f, err)
+	}
+	f, err = parseFeatureData([]byte("Fonctionnalité: x\n  Scénario: a\n    Soit b\n"), "", "x.feature", "fr")
+	if err != nil || len(f.pickles) != 1 {
+		t.Fatalf("--language fr: %v", err)
+	}
+}
