@@ -46,10 +46,8 @@ func (s *snippetsFormatter) Close() error {
 func (s *snippetsFormatter) write() error {
 	s.done = true
 	codes := suggestedSnippets(s.q)
+	// Joined as cucumber-js joins them: no newline after the last one.
 	out := strings.Join(codes, "\n\n")
-	if out != "" {
-		out += "\n"
-	}
 	if _, err := io.WriteString(s.out, out); err != nil {
 		return fmt.Errorf("write snippets: %w", err)
 	}

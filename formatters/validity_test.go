@@ -268,3 +268,37 @@ func TestEveryFormatSurvivesInterruptedStreams(t *testing.T) {
 		}
 	}
 }
+
+type brokenWriter struct{}
+
+func (brokenWriter) Write([]byte) (int, error) { return 0, io.ErrClosedPipe }
+
+// TestWriteErrorsAreReturned: a format that cannot write says so from
+// Handle or Close (the Set then reports it and drops only that format).
+func TestWriteErrorsAreReturned(t *testing.T) {
+	t.Setenv(EnvHTMLFormatter, filepath.Join(oracles.NodeModules(t), "@cucumber", "html-formatter"))
+	envs := readStream(t, filepath.Join(oracles.CCKFeatures(t), "examples-tables", "examples-tables.ndjson"))
+	for _, name := range Names() {
+		if strings.HasPrefix(name, "test-") {
+			continue
+		}
+		registryMu.RLock()
+		f, err := registry[name](Options{Out: brokenWriter{}, FormatOptions: map[string]any{}, TTY: name == "progress-bar"})
+		registryMu.RUnlock()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got error
+		for _, e := range envs {
+			if got = f.Handle(e); got != nil {
+				break
+			}
+		}
+		if got == nil {
+			got = f.Close()
+		}
+		if got == nil || !strings.Contains(got.Error(), io.ErrClosedPipe.Error()) {
+			t.Errorf("%s: a write error was not returned (got %v)", name, got)
+		}
+	}
+}

@@ -423,12 +423,17 @@ func bytesOf(rt *goja.Runtime, o *goja.Object) ([]byte, bool) {
 // parameters}; then decorated by the world hooks (page, context...).
 func (vm *VM) NewWorld() (*goja.Object, error) {
 	rt := vm.rt
+	if vm.worldArgs == nil {
+		// attach, log and link write to the current attachment target, so
+		// one set serves every World; the parameters object is shared by
+		// all Worlds, as in cucumber-js.
+		vm.worldArgs = map[string]goja.Value{"parameters": vm.ToJS(vm.opts.WorldParameters)}
+		vm.worldArgs["attach"], vm.worldArgs["log"], vm.worldArgs["link"] = vm.attachFunctions()
+	}
 	args := rt.NewObject()
-	attach, log, link := vm.attachFunctions()
-	args.Set("attach", attach)
-	args.Set("log", log)
-	args.Set("link", link)
-	args.Set("parameters", vm.ToJS(vm.opts.WorldParameters))
+	for _, k := range []string{"attach", "log", "link", "parameters"} {
+		args.Set(k, vm.worldArgs[k])
+	}
 	ctorVal := vm.registry.worldCtor
 	if ctorVal == nil {
 		ctorVal = vm.prelude.Get("World")
@@ -443,8 +448,10 @@ func (vm *VM) NewWorld() (*goja.Object, error) {
 			return nil, err
 		}
 	}
-	setCurrent, _ := goja.AssertFunction(vm.prelude.Get("setCurrentWorld"))
-	setCurrent(goja.Undefined(), w)
+	if vm.setCurrentWorld == nil {
+		vm.setCurrentWorld, _ = goja.AssertFunction(vm.prelude.Get("setCurrentWorld"))
+	}
+	vm.setCurrentWorld(goja.Undefined(), w)
 	return w, nil
 }
 

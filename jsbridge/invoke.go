@@ -96,7 +96,7 @@ type toolCall struct {
 	timer   int64
 	// controller is the AbortController of the handler's ctx.signal.
 	controller *goja.Object
-	stops   []func() bool
+	stops      []func() bool
 	// result is the JSON of the handler's value ("" for undefined) and err
 	// the failure, for Go callers.
 	result string
@@ -199,7 +199,9 @@ func (vm *VM) startCall(caller context.Context, def *ToolDef, args string, paren
 		// tool abandoned) abandons this call too, while it is pending.
 		c.stops = append(c.stops, context.AfterFunc(caller, func() {
 			cause := context.Cause(caller)
-			vm.loop.Enqueue(nil, func() { c.abandon(cause, vm.newError("AbortError", fmt.Sprintf("tool %q: the call was cancelled: %v", def.Name, cause), "ERR_TOOL_CANCELLED")) })
+			vm.loop.Enqueue(nil, func() {
+				c.abandon(cause, vm.newError("AbortError", fmt.Sprintf("tool %q: the call was cancelled: %v", def.Name, cause), "ERR_TOOL_CANCELLED"))
+			})
 		}))
 	}
 	if def.Timeout > 0 {

@@ -137,12 +137,15 @@
     } catch (e) {
       return PromiseCtor.reject(e);
     }
-    if (signal && typeof signal.addEventListener === 'function') {
-      signal.addEventListener('abort', () => h.abort(), { once: true });
-    }
-    return h.promise.then((r) => {
-      if (r.error) throw wireError(r.error, signal);
-      return r;
+    return new PromiseCtor((resolve, reject) => {
+      if (signal && typeof signal.addEventListener === 'function') {
+        // An abort rejects at once, even if the response is on its way.
+        signal.addEventListener('abort', () => { h.abort(); reject(abortReason(signal)); }, { once: true });
+      }
+      h.promise.then((r) => {
+        if (r.error) reject(wireError(r.error, signal));
+        else resolve(r);
+      }, reject);
     });
   }
 

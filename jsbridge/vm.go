@@ -74,6 +74,9 @@ type VM struct {
 	attachTarget AttachFunc
 	// worldHooks decorate every World (the browser adds page, context...).
 	worldHooks []func(world *goja.Object) error
+	// worldArgs is what every World constructor receives (built once).
+	worldArgs       map[string]goja.Value
+	setCurrentWorld goja.Callable
 	// closers run when the VM is closed.
 	closers []func()
 

@@ -196,16 +196,15 @@ func (w *worker) pickleStep(st *plannedStep, tc *plannedCase, world *goja.Object
 	}
 	reg := w.vm.Registry()
 	arg := &jsbridge.HookArg{Pickle: tc.pickle, GherkinDocument: tc.feature.doc, PickleStep: st.pickleStep, TestCaseStartedID: startedID, TestStepID: st.msg.ID}
-	for _, h := range w.run.stepHooks(jsbridge.BeforeStep, tc) {
+	for _, h := range tc.beforeStep {
 		if out := w.vm.RunHook(reg.Hooks[h.Index], world, arg, reg.TimeoutFor(h.Timeout)); out.Status != messages.TestStepResultStatusPassed {
 			return out, true
 		}
 	}
 	def := reg.Steps[st.defs[0]]
 	out := w.vm.RunStep(def, world, st.args, st.pickleStep.Argument, reg.TimeoutFor(def.Timeout))
-	hooks := w.run.stepHooks(jsbridge.AfterStep, tc)
-	for k := len(hooks) - 1; k >= 0; k-- {
-		h := hooks[k]
+	for k := len(tc.afterStep) - 1; k >= 0; k-- {
+		h := tc.afterStep[k]
 		r := w.run.result(out, 0)
 		arg.Result = &r
 		if ho := w.vm.RunHook(reg.Hooks[h.Index], world, arg, reg.TimeoutFor(h.Timeout)); ho.Status == messages.TestStepResultStatusFailed && out.Status != messages.TestStepResultStatusFailed {
@@ -257,17 +256,6 @@ func (r *Run) causesFailure(s messages.TestStepResultStatus) bool {
 		return r.opts.Strict
 	}
 	return false
-}
-
-// stepHooks returns the BeforeStep/AfterStep hooks that apply to tc.
-func (r *Run) stepHooks(kind jsbridge.HookKind, tc *plannedCase) []*jsbridge.HookDef {
-	var out []*jsbridge.HookDef
-	for _, h := range r.vm0.Registry().Hooks {
-		if h.Kind == kind && r.hookApplies(h, pickleTags(tc.pickle)) {
-			out = append(out, h)
-		}
-	}
-	return out
 }
 
 // runHooks runs BeforeAll or AfterAll hooks (AfterAll in reverse order) on

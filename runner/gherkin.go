@@ -2,7 +2,6 @@ package runner
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -85,14 +84,10 @@ func parseFeatureData(data []byte, path, uri, language string) (*feature, error)
 		source:    &messages.Source{URI: uri, Data: string(data), MediaType: messages.SourceMediaTypeTextXCucumberGherkinPlain},
 		locations: map[string]messages.Location{},
 	}
-	if err := convert(gdoc, &f.doc); err != nil {
-		return nil, err
-	}
+	f.doc = convDocument(gdoc)
 	f.pickles = make([]*messages.Pickle, len(gpickles))
 	for i, gp := range gpickles {
-		if err := convert(gp, &f.pickles[i]); err != nil {
-			return nil, err
-		}
+		f.pickles[i] = convPickle(gp)
 	}
 	f.indexLocations()
 	for _, p := range f.pickles {
@@ -132,15 +127,6 @@ func parseErrorOf(uri string, err error) error {
 		pe.Problems = append(pe.Problems, fmt.Sprintf("%s:%d:%d: %s", uri, p.line, p.col, p.msg))
 	}
 	return pe
-}
-
-// convert moves a value of the Gherkin library's message types into ours.
-func convert(in any, out any) error {
-	b, err := json.Marshal(in)
-	if err != nil {
-		return err
-	}
-	return json.Unmarshal(b, out)
 }
 
 func (f *feature) indexLocations() {

@@ -22,6 +22,8 @@ type plannedCase struct {
 	feature   *feature
 	steps     []*plannedStep
 	retryable bool
+	// beforeStep and afterStep are the step hooks whose tags match.
+	beforeStep, afterStep []*jsbridge.HookDef
 }
 
 // plannedStep is one test step: a hook or a pickle step with its matches.
@@ -200,6 +202,17 @@ func (r *Run) plan(pickles []selectedPickle) error {
 		}
 		for _, h := range before {
 			addHook(h)
+		}
+		for _, h := range reg.Hooks {
+			if !r.hookApplies(h, tags) {
+				continue
+			}
+			switch h.Kind {
+			case jsbridge.BeforeStep:
+				tc.beforeStep = append(tc.beforeStep, h)
+			case jsbridge.AfterStep:
+				tc.afterStep = append(tc.afterStep, h)
+			}
 		}
 		for _, ps := range p.Steps {
 			st, err := r.planStep(ps)

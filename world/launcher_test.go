@@ -484,7 +484,7 @@ func TestLaunchTimings(t *testing.T) {
 	}
 	t.Logf("driver start + browser launch: %v", time.Since(start))
 	var total time.Duration
-	const n = 10
+	const n = 5
 	for i := 0; i < n; i++ {
 		t0 := time.Now()
 		s := l.NewSession(0, "timing")

@@ -373,7 +373,7 @@ func (s *Session) Close(failed bool) (*Artifacts, error) {
 			} else {
 				art.TracePath = path
 			}
-		} else if err := ps.context.Tracing().Stop(); err != nil {
+		} else if err := ps.context.Tracing().Stop(); err != nil && !errors.Is(err, playwright.ErrTargetClosed) {
 			errs = append(errs, s.Explain(fmt.Errorf("stop trace: %w", err)))
 		}
 	}
