@@ -71,7 +71,7 @@ func FuzzCucumberExpression(f *testing.F) {
 		}
 		if matches, err := m.match(text); err == nil {
 			for _, mt := range matches {
-				matchArgumentsList(mt.args)
+				matchArgumentsList(text, mt.args)
 				stepArgs(mt.args)
 			}
 		}

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"unicode/utf16"
 
 	cukexp "github.com/cucumber/cucumber-expressions/go/v18"
 
@@ -153,10 +154,12 @@ func stepArgs(args []*cukexp.Argument) []jsbridge.StepArg {
 }
 
 // matchArgumentsList converts a match's arguments to the protocol's form.
-func matchArgumentsList(args []*cukexp.Argument) *messages.StepMatchArgumentsList {
+// text is the matched step text: group offsets are reported in UTF-16 code
+// units, as JavaScript (and so cucumber-js) counts them.
+func matchArgumentsList(text string, args []*cukexp.Argument) *messages.StepMatchArgumentsList {
 	l := &messages.StepMatchArgumentsList{StepMatchArguments: make([]*messages.StepMatchArgument, len(args))}
 	for i, a := range args {
-		sma := &messages.StepMatchArgument{Group: *groupMessage(a.Group())}
+		sma := &messages.StepMatchArgument{Group: *groupMessage(text, a.Group())}
 		// Anonymous regular-expression groups have no parameter type name.
 		if name := a.ParameterType().Name(); name != "anonymous" {
 			sma.ParameterTypeName = messages.Ptr(name)
@@ -166,16 +169,28 @@ func matchArgumentsList(args []*cukexp.Argument) *messages.StepMatchArgumentsLis
 	return l
 }
 
-func groupMessage(g *cukexp.Group) *messages.Group {
+func groupMessage(text string, g *cukexp.Group) *messages.Group {
 	out := &messages.Group{}
 	if v := g.Value(); v != nil {
 		out.Value = messages.Ptr(*v)
-		out.Start = messages.Ptr(int64(g.Start()))
+		out.Start = messages.Ptr(utf16Offset(text, g.Start()))
 	}
 	for _, c := range g.Children() {
-		out.Children = append(out.Children, groupMessage(c))
+		out.Children = append(out.Children, groupMessage(text, c))
 	}
 	return out
+}
+
+// utf16Offset converts a byte offset in s into UTF-16 code units.
+func utf16Offset(s string, byteOff int) int64 {
+	if byteOff > len(s) {
+		byteOff = len(s)
+	}
+	n := int64(0)
+	for _, r := range s[:byteOff] {
+		n += int64(utf16.RuneLen(r))
+	}
+	return n
 }
 
 // jsEscapeRE finds \uXXXX and \u{X...} escapes, which RE2 spells \x{...}.

@@ -255,7 +255,7 @@ func (r *Run) planStep(ps *messages.PickleStep) (*plannedStep, error) {
 	for i, m := range matches {
 		st.defs = append(st.defs, m.def)
 		st.msg.StepDefinitionIDs[i] = r.stepDefIDs[m.def]
-		st.msg.StepMatchArgumentsLists[i] = matchArgumentsList(m.args)
+		st.msg.StepMatchArgumentsLists[i] = matchArgumentsList(ps.Text, m.args)
 	}
 	switch len(matches) {
 	case 1:

@@ -72,13 +72,25 @@ func TestMatchArgumentsOfString(t *testing.T) {
 	if err != nil || len(matches) != 1 {
 		t.Fatalf("%v %v", matches, err)
 	}
-	got, _ := json.Marshal(matchArgumentsList(matches[0].args))
+	got, _ := json.Marshal(matchArgumentsList(`the string "hello" is attached`, matches[0].args))
 	want := `{"stepMatchArguments":[{"group":{"children":[{"children":[{}],"start":12,"value":"hello"},{"children":[{}]}],"start":11,"value":"\"hello\""},"parameterTypeName":"string"}]}`
 	if string(got) != want {
 		t.Fatalf("got  %s\nwant %s", got, want)
 	}
 	if args := stepArgs(matches[0].args); args[0].ParamType != "string" || *args[0].Values[0] != "hello" || args[0].Values[1] != nil {
 		t.Fatalf("args %+v", args)
+	}
+}
+
+// Offsets count UTF-16 code units, as in JavaScript: "é" is one unit,
+// "😀" two.
+func TestMatchOffsetsAreUTF16(t *testing.T) {
+	m, _ := newMatcher(&jsbridge.Registry{Steps: []*jsbridge.StepDef{{Pattern: "{word} has {int}"}}})
+	text := "café😀 has 3"
+	matches, _ := m.match(text)
+	l := matchArgumentsList(text, matches[0].args)
+	if got := l.StepMatchArguments[1].Group.GetStart(); got != 11 {
+		t.Fatalf("start of {int} = %d, want 11 (UTF-16 units)", got)
 	}
 }
 
