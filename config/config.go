@@ -150,7 +150,9 @@ func Load(dir, file string) (*Config, error) {
 	}
 	err := v.Unmarshal(cfg, func(dc *mapstructure.DecoderConfig) {
 		dc.DecodeHook = mapstructure.ComposeDecodeHookFunc(stringListHook, envJSONHook)
-		dc.WeaklyTypedInput = false
+		// The file's types were checked against the struct above; weak
+		// typing lets FERRIDRIVER_TEST_PARALLEL=4 (a string) set an int.
+		dc.WeaklyTypedInput = true
 		dc.ZeroFields = false
 	})
 	if err != nil {
@@ -241,6 +243,9 @@ func checkKeys(raw map[string]any, t reflect.Type, prefix string) *Error {
 		for ft.Kind() == reflect.Pointer {
 			ft = ft.Elem()
 		}
+		if msg := typeProblem(raw[k], ft); msg != "" {
+			return &Error{Key: prefix + k, Msg: msg}
+		}
 		switch ft.Kind() {
 		case reflect.Struct:
 			if m, ok := raw[k].(map[string]any); ok {
@@ -263,6 +268,71 @@ func checkKeys(raw map[string]any, t reflect.Type, prefix string) *Error {
 		}
 	}
 	return nil
+}
+
+// typeProblem describes how v does not fit type t ("" when it fits).
+func typeProblem(v any, t reflect.Type) string {
+	got := func() string {
+		switch v.(type) {
+		case string:
+			return fmt.Sprintf("a string (%q)", v)
+		case bool:
+			return "a boolean"
+		case []any:
+			return "a list"
+		case map[string]any:
+			return "a table"
+		case nil:
+			return "nothing"
+		}
+		return fmt.Sprintf("a number (%v)", v)
+	}
+	isNumber := func() bool {
+		switch v.(type) {
+		case int, int64, uint64, float64, json.Number:
+			return true
+		}
+		return false
+	}
+	switch t.Kind() {
+	case reflect.Int, reflect.Int64:
+		if !isNumber() {
+			return "expected an integer, got " + got()
+		}
+		if f, ok := v.(float64); ok && f != float64(int64(f)) {
+			return fmt.Sprintf("expected an integer, got %v", f)
+		}
+	case reflect.Float64:
+		if !isNumber() {
+			return "expected a number, got " + got()
+		}
+	case reflect.Bool:
+		if _, ok := v.(bool); !ok {
+			return "expected true or false, got " + got()
+		}
+	case reflect.String:
+		if _, ok := v.(string); !ok {
+			return "expected a string, got " + got()
+		}
+	case reflect.Slice:
+		_, isList := v.([]any)
+		_, isString := v.(string)
+		if !isList && !(isString && t == stringListType) {
+			return "expected a list, got " + got()
+		}
+		if isList && t.Elem().Kind() == reflect.String {
+			for i, item := range v.([]any) {
+				if _, ok := item.(string); !ok {
+					return fmt.Sprintf("item %d: expected a string", i)
+				}
+			}
+		}
+	case reflect.Map, reflect.Struct:
+		if _, ok := v.(map[string]any); !ok {
+			return "expected a table, got " + got()
+		}
+	}
+	return ""
 }
 
 // closest returns a declared key equal to k but for case, or within two

@@ -1,0 +1,107 @@
+package config
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func write(t *testing.T, name, content string) string {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+func TestLoadFormats(t *testing.T) {
+	for name, content := range map[string]string{
+		"ferridriver.toml": "extensions = [\"ext\"]\n[test]\nparallel = 2\ntags = \"@smoke\"\nformat = [\"junit:out.xml\"]\nworldParameters = { baseUrl = \"http://x\", Nested = { camelCase = 1 } }\n[bundler]\nalias = { \"MyLib\" = \"./lib.ts\" }\n",
+		"ferridriver.yaml": "extensions: [ext]\ntest:\n  parallel: 2\n  tags: '@smoke'\n  format: ['junit:out.xml']\n  worldParameters: {baseUrl: 'http://x', Nested: {camelCase: 1}}\nbundler:\n  alias: {MyLib: ./lib.ts}\n",
+		"ferridriver.json": `{"extensions":["ext"],"test":{"parallel":2,"tags":"@smoke","format":["junit:out.xml"],"worldParameters":{"baseUrl":"http://x","Nested":{"camelCase":1}}},"bundler":{"alias":{"MyLib":"./lib.ts"}}}`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			cfg, err := Load(write(t, name, content), "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if filepath.Base(cfg.File) != name || cfg.Test.Parallel != 2 || !reflect.DeepEqual([]string(cfg.Test.Tags), []string{"@smoke"}) ||
+				!reflect.DeepEqual(cfg.Extensions, []string{"ext"}) || !reflect.DeepEqual([]string(cfg.Test.Format), []string{"junit:out.xml"}) {
+				t.Fatalf("%+v", cfg)
+			}
+			// Keys that are user data keep their case.
+			if cfg.Test.WorldParameters["baseUrl"] != "http://x" || cfg.Bundler.Alias["MyLib"] != "./lib.ts" {
+				t.Fatalf("case lost: %v %v", cfg.Test.WorldParameters, cfg.Bundler.Alias)
+			}
+			if n, ok := cfg.Test.WorldParameters["Nested"].(map[string]any); !ok || n["camelCase"] == nil {
+				t.Fatalf("nested case lost: %v", cfg.Test.WorldParameters)
+			}
+			if !cfg.Test.StrictOrDefault() {
+				t.Fatal("strict defaults to true")
+			}
+		})
+	}
+}
+
+func TestNoFileIsFine(t *testing.T) {
+	cfg, err := Load(t.TempDir(), "")
+	if err != nil || cfg.File != "" || cfg.Test.Parallel != 0 {
+		t.Fatalf("%+v %v", cfg, err)
+	}
+}
+
+func TestErrorsNameFileAndKey(t *testing.T) {
+	for _, tc := range []struct {
+		name, file, content, want string
+	}{
+		{"unknown key", "ferridriver.toml", "[test]\nparalel = 2\n", `ferridriver.toml: test.paralel: unknown key (did you mean "parallel"?)`},
+		{"wrong case", "ferridriver.toml", "[test]\ndryrun = true\n", `test.dryrun: unknown key (did you mean "dryRun"?)`},
+		{"unknown section", "ferridriver.toml", "[tset]\nx = 1\n", `ferridriver.toml: tset: unknown key (did you mean "test"?)`},
+		{"unknown browser key", "ferridriver.yaml", "browser:\n  headles: false\n", `ferridriver.yaml: browser.headles: unknown key (did you mean "headless"?)`},
+		{"wrong type", "ferridriver.toml", "[test]\nparallel = \"two\"\n", `ferridriver.toml: test.parallel: expected an integer, got a string ("two")`},
+		{"wrong type list", "ferridriver.toml", "[test]\nstrict = [1]\n", `ferridriver.toml: test.strict: expected true or false, got a list`},
+		{"list of numbers", "ferridriver.json", `{"test":{"features":[1]}}`, `ferridriver.json: test.features: item 0: expected a string`},
+		{"table expected", "ferridriver.toml", "[test]\nworldParameters = 3\n", `test.worldParameters: expected a table, got a number (3)`},
+		{"negative", "ferridriver.toml", "[test]\nretry = -1\n", `ferridriver.toml: test.retry: must be >= 0, got -1`},
+		{"syntax", "ferridriver.toml", "[test\n", `ferridriver.toml: `},
+		{"webServer item key", "ferridriver.toml", "[[webServer]]\ncomand = \"x\"\n", `webServer[0].comand: unknown key (did you mean "command"?)`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Load(write(t, tc.file, tc.content), "")
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("error %v, want it to contain %q", err, tc.want)
+			}
+		})
+	}
+}
+
+func TestEnvironmentOverridesFile(t *testing.T) {
+	dir := write(t, "ferridriver.toml", "[test]\nparallel = 2\nworldParameters = { a = 1 }\n")
+	t.Setenv("FERRIDRIVER_TEST_PARALLEL", "4")
+	t.Setenv("FERRIDRIVER_TEST_TAGS", "@ci")
+	cfg, err := Load(dir, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Test.Parallel != 4 || !reflect.DeepEqual([]string(cfg.Test.Tags), []string{"@ci"}) {
+		t.Fatalf("%+v", cfg.Test)
+	}
+	t.Setenv("FERRIDRIVER_TEST_PARALLEL", "many")
+	if _, err := Load(dir, ""); err == nil || !strings.Contains(err.Error(), "parallel") {
+		t.Fatalf("bad env value: %v", err)
+	}
+}
+
+func TestExplicitFile(t *testing.T) {
+	dir := write(t, "other.yaml", "test:\n  retry: 3\n")
+	cfg, err := Load(dir, "other.yaml")
+	if err != nil || cfg.Test.Retry != 3 {
+		t.Fatalf("%+v %v", cfg, err)
+	}
+	if _, err := Load(dir, "missing.toml"); err == nil {
+		t.Fatal("a missing explicit config file must be an error")
+	}
+}
