@@ -16,6 +16,7 @@ import (
 	"github.com/ferridriver/ferridriver/formatters"
 	"github.com/ferridriver/ferridriver/jsbridge/capability"
 	"github.com/ferridriver/ferridriver/runner"
+	"github.com/ferridriver/ferridriver/world/webserver"
 )
 
 // bddFlags are the flags of `ferridriver bdd`, named as cucumber-js names them.
@@ -98,6 +99,14 @@ func runBDD(cmd *cobra.Command, args []string, f *bddFlags) error {
 	stdout := cmd.OutOrStdout()
 	opts.Stdout, opts.Stderr = stdout, stderr
 
+	env, err := newEnvironment(cfg)
+	if err != nil {
+		return &ExitError{Code: exitUsage, Err: err}
+	}
+	if env != nil {
+		defer env.Close()
+		opts.Environment = env
+	}
 	run, err := runner.Prepare(opts)
 	if err != nil {
 		return &ExitError{Code: exitUsage, Err: err}
@@ -122,8 +131,16 @@ func runBDD(cmd *cobra.Command, args []string, f *bddFlags) error {
 
 	ctx, stop := interruptContext()
 	defer stop()
+	// The app under test, as Playwright's webServer: started before the
+	// first test case, stopped after the last.
+	servers, err := webserver.StartAll(ctx, cfg.WebServer, webserver.Options{Output: stderr, BaseDir: dir})
+	if err != nil {
+		set.Close()
+		return &ExitError{Code: exitUsage, Err: fmt.Errorf("webServer: %w", err)}
+	}
 	res := run.Execute(ctx, set)
 	set.Close()
+	servers.Stop()
 	switch {
 	case res.Interrupted:
 		return &ExitError{Code: exitInterrupted}

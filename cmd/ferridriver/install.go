@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/ferridriver/ferridriver/formatters"
 	"github.com/ferridriver/ferridriver/world/install"
 )
 
@@ -31,6 +32,13 @@ It exits with status 1 only when something required is missing.`,
 			r := install.Run(cmd.Context(), opts)
 			if _, err := r.WriteTo(cmd.OutOrStdout()); err != nil {
 				return err
+			}
+			// The html report renders with the official @cucumber/html-formatter.
+			html := formatters.HTMLFormatterPackage + "@" + formatters.HTMLFormatterVersion
+			if dir, err := install.FetchPackage(cmd.Context(), opts, formatters.HTMLFormatterPackage, formatters.HTMLFormatterVersion); err != nil {
+				fmt.Fprintf(cmd.OutOrStdout(), "html report:  %s missing (%v); every other format works\n", html, err)
+			} else {
+				fmt.Fprintf(cmd.OutOrStdout(), "html report:  %s in %s\n", html, dir)
 			}
 			if r.Err() != nil {
 				return &ExitError{Code: exitFailed, Err: fmt.Errorf("something required is missing (see above)")}

@@ -1,0 +1,237 @@
+package mcp
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/dop251/goja"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/ferridriver/ferridriver/jsbridge"
+)
+
+func (s *Server) addBuiltins() {
+	f, t := false, true
+	s.server.AddTool(&sdk.Tool{
+		Name:  ToolExtensions,
+		Title: "Loaded extensions",
+		Description: "Lists every loaded extension file, its tools (description, whether exposed as an MCP tool, timeoutMs) " +
+			"and their declared capabilities: allow.net hosts and allow.commands with full command specs (shell or argv form). " +
+			"include_schema adds each tool's inputSchema. action \"reload\" re-reads the extension files from disk and rebuilds the script VM.",
+		InputSchema: json.RawMessage(`{"type":"object","properties":{` +
+			`"include_schema":{"type":"boolean","description":"include each tool's inputSchema"},` +
+			`"action":{"type":"string","enum":["list","reload"],"description":"list (default) or reload"}},"additionalProperties":false}`),
+		Annotations: &sdk.ToolAnnotations{ReadOnlyHint: false, IdempotentHint: true, DestructiveHint: &f, OpenWorldHint: &f},
+	}, s.extensionsTool)
+	if s.opts.NoRunScript {
+		return
+	}
+	s.server.AddTool(&sdk.Tool{
+		Name:  ToolRunScript,
+		Title: "Run a script",
+		Description: "Runs JavaScript in the session's script VM (host \"mcp\"), as the body of an async function: top-level await works and " +
+			"`return` gives the result. `args` holds the args parameter; `plugins[name](args)` calls any loaded tool; `fetch` and the " +
+			"[scripting.allow.commands] `commands` are available; there is no filesystem. The result always succeeds: inspect its status " +
+			"(\"ok\" with value, or \"error\" with error {name, message, stack}); console output is returned too.",
+		InputSchema: json.RawMessage(`{"type":"object","properties":{` +
+			`"source":{"type":"string","description":"JavaScript: the body of an async function"},` +
+			`"args":{"type":"array","description":"bound to the args global"},` +
+			`"timeout_ms":{"type":"integer","minimum":1,"description":"limit for this run (at most the server's limit)"}},` +
+			`"required":["source"],"additionalProperties":false}`),
+		Annotations: &sdk.ToolAnnotations{ReadOnlyHint: false, DestructiveHint: &t, OpenWorldHint: &t},
+	}, s.runScriptTool)
+}
+
+// decodeArgs decodes a built-in's arguments strictly.
+func decodeArgs(raw json.RawMessage, v any) error {
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	return dec.Decode(v)
+}
+
+func errorResult(msg string) *sdk.CallToolResult {
+	return &sdk.CallToolResult{IsError: true, Content: []sdk.Content{&sdk.TextContent{Text: msg}}}
+}
+
+// ReloadReport says what a reload changed.
+type ReloadReport struct {
+	Added           []string `json:"added"`
+	Removed         []string `json:"removed"`
+	Changed         []string `json:"changed"`
+	ToolListChanged bool     `json:"toolListChanged"`
+}
+
+func (s *Server) extensionsTool(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+	var in struct {
+		IncludeSchema bool   `json:"include_schema"`
+		Action        string `json:"action"`
+	}
+	if err := decodeArgs(req.Params.Arguments, &in); err != nil {
+		return errorResult("invalid arguments for ferridriver_extensions: " + err.Error()), nil
+	}
+	var out struct {
+		*Report
+		Reloaded *ReloadReport `json:"reloaded,omitempty"`
+	}
+	var buildErr error
+	err := s.session.do(ctx, func(vm *jsbridge.VM) error {
+		switch in.Action {
+		case "", "list":
+		case "reload":
+			set, err := jsbridge.BuildExtensions(s.opts.Dir, s.opts.Extensions, s.opts.Alias)
+			if err != nil {
+				buildErr = err
+				return nil
+			}
+			s.session.resetVM()
+			s.session.set = set
+			nvm, err := s.session.ensureVM()
+			if err != nil {
+				return err
+			}
+			vm = nvm
+			a, r, c := s.syncTools(vm)
+			out.Reloaded = &ReloadReport{Added: nonNil(a), Removed: nonNil(r), Changed: nonNil(c), ToolListChanged: len(a)+len(r)+len(c) > 0}
+		default:
+			buildErr = fmt.Errorf("unknown action %q (list or reload)", in.Action)
+			return nil
+		}
+		out.Report = BuildReport(jsbridge.HostMCP, s.session.set, vm.Registry(), s.session.loadErrs, in.IncludeSchema)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if buildErr != nil {
+		return errorResult("ferridriver_extensions: " + buildErr.Error()), nil
+	}
+	b, _ := json.MarshalIndent(out, "", "  ")
+	return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: string(b)}}, StructuredContent: json.RawMessage(b)}, nil
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+// ScriptResult is run_script's result (also its structuredContent).
+type ScriptResult struct {
+	Status     string       `json:"status"` // "ok" or "error"
+	Value      any          `json:"value,omitempty"`
+	Error      *ScriptError `json:"error,omitempty"`
+	DurationMs int64        `json:"durationMs"`
+	Console    string       `json:"console"`
+}
+
+// ScriptError describes a script that threw or timed out.
+type ScriptError struct {
+	Name    string `json:"name"`
+	Message string `json:"message"`
+	Stack   string `json:"stack,omitempty"`
+}
+
+const runScriptName = "run_script.js"
+
+func (s *Server) runScriptTool(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+	var in struct {
+		Source    *string `json:"source"`
+		Args      []any   `json:"args"`
+		TimeoutMs *int64  `json:"timeout_ms"`
+	}
+	if err := decodeArgs(req.Params.Arguments, &in); err != nil {
+		return errorResult("invalid arguments for run_script: " + err.Error()), nil
+	}
+	if in.Source == nil {
+		return errorResult("invalid arguments for run_script: source is required"), nil
+	}
+	limit := s.opts.Timeout
+	if in.TimeoutMs != nil {
+		if *in.TimeoutMs < 1 {
+			return errorResult("invalid arguments for run_script: timeout_ms must be >= 1"), nil
+		}
+		if d := time.Duration(*in.TimeoutMs) * time.Millisecond; limit == 0 || d < limit {
+			limit = d
+		}
+	}
+	if in.Args == nil {
+		in.Args = []any{}
+	}
+	progress, flush := progressSender(ctx, req)
+	report := func(p float64, msg string) {
+		if progress != nil {
+			progress(jsbridge.Progress{Progress: p, Total: 1, Message: msg})
+		}
+	}
+	res := &ScriptResult{Status: "ok"}
+	start := time.Now()
+	err := s.session.do(ctx, func(vm *jsbridge.VM) error {
+		report(0, "executing script")
+		stop := s.session.console.startCapture()
+		defer func() { res.Console = stop() }()
+		rt := vm.Runtime()
+		prg, err := goja.Compile(runScriptName, "(async function (args) {"+*in.Source+"\n})", false)
+		if err != nil {
+			res.Status, res.Error = "error", &ScriptError{Name: "SyntaxError", Message: err.Error()}
+			return nil
+		}
+		fnv, err := rt.RunProgram(prg)
+		if err != nil {
+			res.Status, res.Error = "error", &ScriptError{Name: "SyntaxError", Message: err.Error()}
+			return nil
+		}
+		fn, _ := goja.AssertFunction(fnv)
+		argsJSON, _ := json.Marshal(in.Args)
+		parse, _ := goja.AssertFunction(rt.Get("JSON").ToObject(rt).Get("parse"))
+		argsVal, err := parse(goja.Undefined(), rt.ToValue(string(argsJSON)))
+		if err != nil {
+			return err
+		}
+		v, err := vm.Call(fn, goja.Undefined(), []goja.Value{argsVal}, limit, "run_script")
+		if err != nil {
+			var te *jsbridge.TimeoutError
+			var je *jsbridge.JSError
+			switch {
+			case errors.As(err, &te):
+				s.session.resetVM()
+				res.Status, res.Error = "error", &ScriptError{Name: "TimeoutError", Message: fmt.Sprintf("the script did not finish within %s; the script VM was rebuilt", limit)}
+			case errors.As(err, &je):
+				res.Status, res.Error = "error", &ScriptError{Name: je.Type, Message: je.Message, Stack: je.Stack}
+			default:
+				res.Status, res.Error = "error", &ScriptError{Name: "Error", Message: err.Error()}
+			}
+			return nil
+		}
+		res.Value = exportJSON(rt, v)
+		report(1, "done")
+		return nil
+	})
+	flush()
+	if err != nil {
+		return nil, err
+	}
+	res.DurationMs = time.Since(start).Milliseconds()
+	b, _ := json.MarshalIndent(res, "", "  ")
+	return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: string(b)}}, StructuredContent: json.RawMessage(b)}, nil
+}
+
+// exportJSON is v as JSON data (via JSON.stringify; undefined is nil).
+func exportJSON(rt *goja.Runtime, v goja.Value) any {
+	if v == nil || goja.IsUndefined(v) {
+		return nil
+	}
+	stringify, _ := goja.AssertFunction(rt.Get("JSON").ToObject(rt).Get("stringify"))
+	s, err := stringify(goja.Undefined(), v)
+	if err != nil || goja.IsUndefined(s) {
+		return v.String()
+	}
+	return json.RawMessage(s.String())
+}

@@ -1,0 +1,283 @@
+// Package mcp is ferridriver's MCP server (`ferridriver mcp`): it serves
+// the extension tools that ask for it (defineTool with exposeAsTool) to AI
+// agents over the Model Context Protocol, with the official Go SDK, plus
+// the built-in tools ferridriver_extensions (what loaded, for review and
+// reload) and run_script.
+//
+// Extension tools run in a script VM of host "mcp" through the same
+// dispatch as plugins[...] calls (jsbridge.VM.CallTool): the inputSchema is
+// enforced before the handler runs, timeoutMs applies, and the handler
+// gets only the capabilities it declared. Failures are tool results with
+// isError set, the message first and the detail (the stack mapped to the
+// extension's source) after.
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"sort"
+	"sync"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/ferridriver/ferridriver/jsbridge"
+	"github.com/ferridriver/ferridriver/jsbridge/capability"
+)
+
+// DefaultTimeout is the server's limit on one tool call or script run when
+// Options.Timeout is zero: the session-wide limit that applies to tools
+// without timeoutMs.
+const DefaultTimeout = 5 * time.Minute
+
+// Options configure a Server.
+type Options struct {
+	// Dir is the project directory.
+	Dir string
+	// Extensions are the configured extension files and directories.
+	Extensions []string
+	// Alias maps import specifiers ([bundler] alias).
+	Alias map[string]string
+	// Env is process.env of the VM ([scripting] allowEnv applied).
+	Env map[string]string
+	// ScriptCommands is [scripting.allow.commands], granted to run_script.
+	ScriptCommands *capability.CommandSet
+	// Timeout bounds one call (DefaultTimeout when zero; negative: none).
+	// When a call outlives it the script VM is rebuilt.
+	Timeout time.Duration
+	// NoRunScript leaves the run_script built-in out.
+	NoRunScript bool
+	// Log receives console output of extensions and the server's notes
+	// (never stdout, which carries the protocol). Nil discards them.
+	Log io.Writer
+	// Version is reported to clients.
+	Version string
+}
+
+// Server is an MCP server for one project. It serves one session (the
+// stdio transport has one client).
+type Server struct {
+	opts    Options
+	server  *sdk.Server
+	session *Session
+
+	mu      sync.Mutex
+	exposed map[string]string // name -> JSON of the advertised tool
+}
+
+// New builds the extensions, loads them into the session's VM and
+// registers the tools. A file that fails to bundle or load is reported by
+// ferridriver_extensions and on Log; the other files' tools are served.
+func New(opts Options) (*Server, error) {
+	if opts.Timeout == 0 {
+		opts.Timeout = DefaultTimeout
+	} else if opts.Timeout < 0 {
+		opts.Timeout = 0
+	}
+	if opts.Log == nil {
+		opts.Log = io.Discard
+	}
+	if opts.Version == "" {
+		opts.Version = jsbridge.Version
+	}
+	set, err := jsbridge.BuildExtensions(opts.Dir, opts.Extensions, opts.Alias)
+	if err != nil {
+		return nil, err
+	}
+	s := &Server{opts: opts, exposed: map[string]string{}}
+	s.server = sdk.NewServer(&sdk.Implementation{Name: "ferridriver", Version: opts.Version}, &sdk.ServerOptions{
+		Instructions: instructions,
+		Logger:       slog.New(slog.NewTextHandler(opts.Log, &slog.HandlerOptions{Level: slog.LevelWarn})),
+		Capabilities: &sdk.ServerCapabilities{Tools: &sdk.ToolCapabilities{ListChanged: true}},
+	})
+	s.session = newSession(&s.opts, set)
+	s.addBuiltins()
+	var report *Report
+	err = s.session.do(context.Background(), func(vm *jsbridge.VM) error {
+		s.syncTools(vm)
+		report = BuildReport(jsbridge.HostMCP, s.session.set, vm.Registry(), s.session.loadErrs, false)
+		return nil
+	})
+	if err != nil {
+		s.session.Close()
+		return nil, err
+	}
+	s.logReport(report)
+	return s, nil
+}
+
+const instructions = `ferridriver serves the tools of the project's extensions (JS/TS files using defineTool).
+Call ferridriver_extensions to see every loaded tool, its timeout and its declared capabilities.
+A failed tool call returns isError with the error message first and the detail (stack) after.`
+
+// Session returns the server's session (to attach a browser to it).
+func (s *Server) Session() *Session { return s.session }
+
+// SDK returns the underlying SDK server.
+func (s *Server) SDK() *sdk.Server { return s.server }
+
+// Run serves the transport until the client disconnects or ctx ends, then
+// closes the session (its persistent processes are killed).
+func (s *Server) Run(ctx context.Context, t sdk.Transport) error {
+	err := s.server.Run(ctx, t)
+	if cerr := s.Close(); err == nil {
+		err = cerr
+	}
+	if errors.Is(err, context.Canceled) {
+		err = nil
+	}
+	return err
+}
+
+// Close ends the session.
+func (s *Server) Close() error { return s.session.Close() }
+
+func (s *Server) logReport(r *Report) {
+	exposed := 0
+	for _, f := range r.Files {
+		for _, t := range f.Tools {
+			if t.Exposed {
+				exposed++
+			}
+		}
+	}
+	fmt.Fprintf(s.opts.Log, "ferridriver mcp: %d tool(s) loaded from %d file(s), %d exposed\n", r.Count, len(r.Files), exposed)
+	for _, e := range r.Errors {
+		fmt.Fprintf(s.opts.Log, "ferridriver mcp: error: %s\n", e.Message)
+	}
+	for _, w := range r.Warnings {
+		fmt.Fprintf(s.opts.Log, "ferridriver mcp: warning: %s: %s\n", w.Tool, w.Message)
+	}
+}
+
+// advertised builds the tools/list entry of an exposed extension tool.
+func advertised(def *jsbridge.ToolDef) *sdk.Tool {
+	t := &sdk.Tool{Name: def.Name, Title: def.Title, Description: def.Description, InputSchema: json.RawMessage(`{"type":"object"}`)}
+	if def.InputSchema != nil {
+		t.InputSchema = def.InputSchema
+	}
+	if def.Annotations != nil {
+		var a sdk.ToolAnnotations
+		if json.Unmarshal(def.Annotations, &a) == nil {
+			t.Annotations = &a
+		}
+	}
+	return t
+}
+
+// syncTools makes the served extension tools those of vm's registry:
+// removed ones are dropped, new or changed ones (re)added. The SDK sends
+// notifications/tools/list_changed when the list changes. It returns the
+// names added, removed and changed. Session goroutine.
+func (s *Server) syncTools(vm *jsbridge.VM) (added, removed, changed []string) {
+	want := map[string]*sdk.Tool{}
+	for _, def := range vm.Registry().Tools {
+		if ok, _ := Exposure(def); ok {
+			want[def.Name] = advertised(def)
+		}
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for name := range s.exposed {
+		if _, ok := want[name]; !ok {
+			removed = append(removed, name)
+			delete(s.exposed, name)
+		}
+	}
+	if len(removed) > 0 {
+		s.server.RemoveTools(removed...)
+	}
+	for name, t := range want {
+		b, _ := json.Marshal(t)
+		prev, had := s.exposed[name]
+		if had && prev == string(b) {
+			continue
+		}
+		if had {
+			changed = append(changed, name)
+		} else {
+			added = append(added, name)
+		}
+		s.exposed[name] = string(b)
+		s.server.AddTool(t, s.extensionHandler(name))
+	}
+	sort.Strings(added)
+	sort.Strings(removed)
+	sort.Strings(changed)
+	return added, removed, changed
+}
+
+// extensionHandler serves tools/call of an exposed extension tool.
+func (s *Server) extensionHandler(name string) sdk.ToolHandler {
+	return func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+		progress, flush := progressSender(ctx, req)
+		start := time.Now()
+		var res json.RawMessage
+		var callErr error
+		err := s.session.do(ctx, func(vm *jsbridge.VM) error {
+			res, callErr = vm.CallTool(ctx, name, req.Params.Arguments, jsbridge.CallOptions{Timeout: s.opts.Timeout, Progress: progress})
+			var te *jsbridge.TimeoutError
+			if errors.As(callErr, &te) {
+				// The call outlived the server's limit: its JS may have been
+				// interrupted mid-work. Start the next call on a fresh VM.
+				s.session.resetVM()
+			}
+			return nil
+		})
+		flush()
+		if err != nil {
+			return nil, err
+		}
+		if errors.Is(callErr, jsbridge.ErrUnknownTool) {
+			return nil, callErr
+		}
+		return toolResult(name, res, callErr, time.Since(start), s.opts.Timeout), nil
+	}
+}
+
+// progressSender returns a non-blocking progress callback for the VM and a
+// flush function that delivers what is queued. Reports go out as
+// notifications/progress when the request carries a progressToken, in
+// order, and before the result.
+func progressSender(ctx context.Context, req *sdk.CallToolRequest) (func(jsbridge.Progress), func()) {
+	token := req.Params.GetProgressToken()
+	if token == nil || req.Session == nil {
+		return nil, func() {}
+	}
+	ch := make(chan jsbridge.Progress, 256)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for p := range ch {
+			req.Session.NotifyProgress(ctx, &sdk.ProgressNotificationParams{ProgressToken: token, Progress: p.Progress, Total: p.Total, Message: p.Message})
+		}
+	}()
+	var once sync.Once
+	closed := false
+	var mu sync.Mutex
+	send := func(p jsbridge.Progress) {
+		mu.Lock()
+		defer mu.Unlock()
+		if closed {
+			return
+		}
+		select {
+		case ch <- p:
+		default: // best effort: a flood of reports is thinned, never blocks the VM
+		}
+	}
+	flush := func() {
+		once.Do(func() {
+			mu.Lock()
+			closed = true
+			close(ch)
+			mu.Unlock()
+			<-done
+		})
+	}
+	return send, flush
+}

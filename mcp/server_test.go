@@ -1,0 +1,322 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// connect starts a Server for a project made of files and connects an SDK
+// client to it in memory.
+func connect(t *testing.T, files map[string]string, opts Options, copts *sdk.ClientOptions) (*sdk.ClientSession, *Server, string) {
+	t.Helper()
+	dir := t.TempDir()
+	for name, src := range files {
+		p := filepath.Join(dir, name)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	opts.Dir = dir
+	if opts.Extensions == nil {
+		opts.Extensions = []string{"ext"}
+	}
+	srv, err := New(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ct, st := sdk.NewInMemoryTransports()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		srv.Run(ctx, st)
+	}()
+	client := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "1"}, copts)
+	cs, err := client.Connect(context.Background(), ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		cs.Close()
+		cancel()
+		<-done
+	})
+	return cs, srv, dir
+}
+
+func call(t *testing.T, cs *sdk.ClientSession, name string, args any) *sdk.CallToolResult {
+	t.Helper()
+	res, err := cs.CallTool(context.Background(), &sdk.CallToolParams{Name: name, Arguments: args})
+	if err != nil {
+		t.Fatalf("calling %s: %v", name, err)
+	}
+	return res
+}
+
+func text(r *sdk.CallToolResult, i int) string {
+	if i >= len(r.Content) {
+		return ""
+	}
+	if tc, ok := r.Content[i].(*sdk.TextContent); ok {
+		return tc.Text
+	}
+	return ""
+}
+
+const demoExt = `
+defineTool({
+  name: "demo.add",
+  description: "Add two numbers",
+  inputSchema: { type: "object", properties: { a: { type: "number" }, b: { type: "number" } }, required: ["a", "b"] },
+  exposeAsTool: true,
+}, async ({ args }) => ({ sum: args.a + args.b }));
+defineTool({ name: "demo.hidden" }, async () => "hidden");
+defineTool({ name: "demo.text", exposeAsTool: true }, async () => "plain text");
+defineTool({ name: "demo.mcp", exposeAsTool: true }, async () => ({ content: [{ type: "text", text: "as is" }] }));
+defineTool({ name: "demo.viaPlugins", exposeAsTool: true }, async () => "via " + await plugins["demo.hidden"]());
+defineTool({ name: "demo.throws", exposeAsTool: true }, async () => { throw new Error("kaput"); });
+defineTool({ name: "run_script", exposeAsTool: true }, async () => "shadow");
+defineTool({ name: "bad name!", exposeAsTool: true }, async () => "x");
+defineTool({ name: "demo.slow", exposeAsTool: true, timeoutMs: 100 }, () => new Promise(() => {}));
+defineTool({ name: "demo.progress", exposeAsTool: true }, async ({ progress }) => {
+  for (let i = 1; i <= 3; i++) { await new Promise((r) => setTimeout(r, 5)); progress(i, 3, "step " + i); }
+  return "done";
+});
+`
+
+func TestServerServesExposedTools(t *testing.T) {
+	cs, _, _ := connect(t, map[string]string{"ext/demo.ts": demoExt}, Options{}, nil)
+	if caps := cs.InitializeResult().Capabilities; caps.Tools == nil || !caps.Tools.ListChanged {
+		t.Fatalf("tools.listChanged not advertised: %+v", caps)
+	}
+	lt, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	var add *sdk.Tool
+	for _, tl := range lt.Tools {
+		names = append(names, tl.Name)
+		if tl.Name == "demo.add" {
+			add = tl
+		}
+	}
+	got := strings.Join(names, ",")
+	for _, want := range []string{"demo.add", "demo.text", "demo.mcp", "ferridriver_extensions", "run_script"} {
+		if !strings.Contains(","+got+",", ","+want+",") {
+			t.Fatalf("%s missing from tools/list: %s", want, got)
+		}
+	}
+	if strings.Contains(got, "demo.hidden") || strings.Contains(got, "bad name!") {
+		t.Fatalf("non-exposed tools listed: %s", got)
+	}
+	if add.Description != "Add two numbers" {
+		t.Fatalf("description: %q", add.Description)
+	}
+	schema, _ := json.Marshal(add.InputSchema)
+	if !strings.Contains(string(schema), `"required":["a","b"]`) {
+		t.Fatalf("inputSchema is the contract: %s", schema)
+	}
+
+	r := call(t, cs, "demo.add", map[string]any{"a": 2, "b": 3})
+	if r.IsError || text(r, 0) != "{\n  \"sum\": 5\n}" {
+		t.Fatalf("add: %+v %q", r, text(r, 0))
+	}
+	if sc, _ := json.Marshal(r.StructuredContent); string(sc) != `{"sum":5}` {
+		t.Fatalf("structuredContent: %s", sc)
+	}
+	if r := call(t, cs, "demo.text", nil); text(r, 0) != "plain text" {
+		t.Fatalf("string result: %q", text(r, 0))
+	}
+	if r := call(t, cs, "demo.mcp", nil); text(r, 0) != "as is" || len(r.Content) != 1 {
+		t.Fatalf("MCP-shaped result: %+v", r)
+	}
+	if r := call(t, cs, "demo.viaPlugins", nil); text(r, 0) != "via hidden" {
+		t.Fatalf("plugins from a promoted tool: %q", text(r, 0))
+	}
+	// The built-in keeps its meaning.
+	if r := call(t, cs, "run_script", map[string]any{"source": "return 1"}); strings.Contains(text(r, 0), "shadow") {
+		t.Fatalf("an extension shadowed a built-in: %q", text(r, 0))
+	}
+	// Not exposed: unknown to tools/call (a protocol error).
+	if _, err := cs.CallTool(context.Background(), &sdk.CallToolParams{Name: "demo.hidden"}); err == nil {
+		t.Fatal("a non-exposed tool was callable over MCP")
+	}
+}
+
+func TestServerErrorsAreToolResults(t *testing.T) {
+	cs, _, _ := connect(t, map[string]string{"ext/demo.ts": demoExt}, Options{}, nil)
+	r := call(t, cs, "demo.add", map[string]any{"a": "2"})
+	if !r.IsError || !strings.HasPrefix(text(r, 0), `invalid arguments for tool "demo.add"`) {
+		t.Fatalf("schema violation: %+v %q", r, text(r, 0))
+	}
+	r = call(t, cs, "demo.throws", nil)
+	if !r.IsError || text(r, 0) != "Error: kaput" {
+		t.Fatalf("throw: message first: %q", text(r, 0))
+	}
+	if d := text(r, 1); !strings.Contains(d, "Error: kaput\n    at ") || !strings.Contains(d, "ext/demo.ts:12") {
+		t.Fatalf("throw: detail is the mapped stack: %q", d)
+	}
+	r = call(t, cs, "demo.slow", nil)
+	if !r.IsError || !strings.Contains(text(r, 0), `tool "demo.slow" timed out after 100 ms`) {
+		t.Fatalf("timeout: %q", text(r, 0))
+	}
+	// The session is still usable.
+	if r := call(t, cs, "demo.text", nil); r.IsError {
+		t.Fatal("session broken after errors")
+	}
+}
+
+func TestServerProgress(t *testing.T) {
+	var mu sync.Mutex
+	var got []string
+	copts := &sdk.ClientOptions{ProgressNotificationHandler: func(_ context.Context, req *sdk.ProgressNotificationClientRequest) {
+		mu.Lock()
+		defer mu.Unlock()
+		p := req.Params
+		got = append(got, strings.Join([]string{p.ProgressToken.(string), p.Message}, ":"))
+	}}
+	cs, _, _ := connect(t, map[string]string{"ext/demo.ts": demoExt}, Options{}, copts)
+	params := &sdk.CallToolParams{Name: "demo.progress"}
+	params.SetProgressToken("tok")
+	res, err := cs.CallTool(context.Background(), params)
+	if err != nil || res.IsError {
+		t.Fatal(err, res)
+	}
+	deadline := time.Now().Add(2 * time.Second)
+	for time.Now().Before(deadline) {
+		mu.Lock()
+		n := len(got)
+		mu.Unlock()
+		if n >= 3 {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if strings.Join(got, ",") != "tok:step 1,tok:step 2,tok:step 3" {
+		t.Fatalf("progress: %v", got)
+	}
+}
+
+func TestExtensionsToolReportsAndReloads(t *testing.T) {
+	changed := make(chan struct{}, 4)
+	copts := &sdk.ClientOptions{ToolListChangedHandler: func(context.Context, *sdk.ToolListChangedRequest) { changed <- struct{}{} }}
+	cs, _, dir := connect(t, map[string]string{
+		"ext/demo.ts": demoExt,
+		"ext/cmd.ts": `defineTool({ name: "ops.build", timeoutMs: 5000, allow: { net: ["*.example.com"], commands: {
+  make: { run: ["make", "-C", "${dir}"], output: "lines" },
+  dev: { run: "npm run dev | tee log", persistent: true, env: ["PORT"] },
+} } }, async () => 1);`,
+		"ext/z_broken.ts": `defineTool({ name: "demo.add" }, async () => 1);`,
+	}, Options{}, copts)
+	r := call(t, cs, "ferridriver_extensions", map[string]any{"include_schema": true})
+	var rep Report
+	if err := json.Unmarshal([]byte(text(r, 0)), &rep); err != nil {
+		t.Fatal(err, text(r, 0))
+	}
+	if rep.Host != "mcp" || rep.Count != 11 || len(rep.Files) != 3 {
+		t.Fatalf("report: host %s, count %d, %d files", rep.Host, rep.Count, len(rep.Files))
+	}
+	if len(rep.Errors) != 1 || rep.Errors[0].File != "ext/z_broken.ts" || !strings.Contains(rep.Errors[0].Message, "ext/demo.ts:2") {
+		t.Fatalf("errors: %+v", rep.Errors)
+	}
+	var build ToolReport
+	for _, f := range rep.Files {
+		for _, tl := range f.Tools {
+			if tl.Name == "ops.build" {
+				build = tl
+			}
+		}
+	}
+	if build.TimeoutMs == nil || *build.TimeoutMs != 5000 || build.Exposed || build.Allow.Net[0] != "*.example.com" {
+		t.Fatalf("ops.build: %+v", build)
+	}
+	if mk := build.Allow.Commands["make"]; mk.Shell != "" || strings.Join(mk.Argv, " ") != "make -C ${dir}" || mk.TimeoutMs != 120000 || mk.Output != "lines" {
+		t.Fatalf("argv spec in full: %+v", mk)
+	}
+	if dev := build.Allow.Commands["dev"]; dev.Shell != "npm run dev | tee log" || !dev.Persistent || dev.Env[0] != "PORT" {
+		t.Fatalf("shell spec in full: %+v", dev)
+	}
+	if !strings.Contains(text(r, 0), `"inputSchema": null`) || !strings.Contains(text(r, 0), `"required": [`) {
+		t.Fatalf("include_schema: every tool's schema (null when none): %s", text(r, 0))
+	}
+	if r := call(t, cs, "ferridriver_extensions", nil); strings.Contains(text(r, 0), "inputSchema") {
+		t.Fatal("schemas are included only on request")
+	}
+	warned := map[string]bool{}
+	for _, w := range rep.Warnings {
+		warned[w.Tool] = true
+	}
+	if !warned["run_script"] || !warned["bad name!"] {
+		t.Fatalf("warnings: %+v", rep.Warnings)
+	}
+
+	// Reload: a new exposed tool appears and the client is told.
+	os.WriteFile(filepath.Join(dir, "ext", "new.ts"), []byte(`defineTool({ name: "fresh.tool", exposeAsTool: true }, async () => "fresh");`), 0o644)
+	os.Remove(filepath.Join(dir, "ext", "z_broken.ts"))
+	r = call(t, cs, "ferridriver_extensions", map[string]any{"action": "reload"})
+	var rel struct {
+		Reloaded ReloadReport `json:"reloaded"`
+		Errors   []Problem    `json:"errors"`
+	}
+	json.Unmarshal([]byte(text(r, 0)), &rel)
+	if strings.Join(rel.Reloaded.Added, ",") != "fresh.tool" || !rel.Reloaded.ToolListChanged || len(rel.Errors) != 0 {
+		t.Fatalf("reload: %s", text(r, 0))
+	}
+	select {
+	case <-changed:
+	case <-time.After(3 * time.Second):
+		t.Fatal("no notifications/tools/list_changed after reload")
+	}
+	if r := call(t, cs, "fresh.tool", nil); text(r, 0) != "fresh" {
+		t.Fatalf("reloaded tool: %q", text(r, 0))
+	}
+}
+
+func TestRunScript(t *testing.T) {
+	cs, _, _ := connect(t, map[string]string{"ext/demo.ts": demoExt}, Options{}, nil)
+	r := call(t, cs, "run_script", map[string]any{"source": `console.log("hi", args[0]); return { sum: (await plugins["demo.add"]({ a: args[0], b: 1 })).sum }`, "args": []any{41}})
+	var res ScriptResult
+	json.Unmarshal([]byte(text(r, 0)), &res)
+	if r.IsError || res.Status != "ok" || res.Console != "hi 41\n" {
+		t.Fatalf("run_script: %s", text(r, 0))
+	}
+	if v, _ := json.Marshal(res.Value); string(v) != `{"sum":42}` {
+		t.Fatalf("value: %s", v)
+	}
+	r = call(t, cs, "run_script", map[string]any{"source": "throw new TypeError('nope')"})
+	json.Unmarshal([]byte(text(r, 0)), &res)
+	if r.IsError || res.Status != "error" || res.Error.Name != "TypeError" || !strings.Contains(res.Error.Stack, "run_script.js:1") {
+		t.Fatalf("run_script always succeeds, with status error: %s", text(r, 0))
+	}
+	r = call(t, cs, "run_script", map[string]any{"source": "globalThis.kept = 1; for (;;) {}", "timeout_ms": 100})
+	json.Unmarshal([]byte(text(r, 0)), &res)
+	if res.Status != "error" || res.Error.Name != "TimeoutError" {
+		t.Fatalf("timeout: %s", text(r, 0))
+	}
+	r = call(t, cs, "run_script", map[string]any{"source": "return typeof globalThis.kept"})
+	json.Unmarshal([]byte(text(r, 0)), &res)
+	if string(mustJSON(res.Value)) != `"undefined"` {
+		t.Fatalf("the VM is rebuilt after a timeout: %s", text(r, 0))
+	}
+	r = call(t, cs, "run_script", map[string]any{"source": "return 1", "bogus": true})
+	if !r.IsError {
+		t.Fatal("unknown run_script argument accepted")
+	}
+}
+
+func mustJSON(v any) []byte {
+	b, _ := json.Marshal(v)
+	return b
+}
