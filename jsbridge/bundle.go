@@ -221,9 +221,6 @@ func builtinPlugin(dir string, alias map[string]string) api.Plugin {
 				return api.OnLoadResult{Contents: &contents, Loader: api.LoaderJS}, nil
 			})
 			build.OnLoad(api.OnLoadOptions{Filter: `\.(m|c)?(j|t)sx?$`, Namespace: "file"}, func(args api.OnLoadArgs) (api.OnLoadResult, error) {
-				if strings.Contains(args.Path, string(filepath.Separator)+"node_modules"+string(filepath.Separator)) {
-					return api.OnLoadResult{}, nil // esbuild's own loading
-				}
 				data, err := os.ReadFile(args.Path)
 				if err != nil {
 					return api.OnLoadResult{}, err
