@@ -1,7 +1,183 @@
 package main
 
-// browserSuites returns the browser benchmark suites; they are added with
-// the browser bindings.
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/ferridriver/ferridriver/demoapp"
+)
+
+// The browser benchmark: 100 scenarios x 5 steps (open page, fill, click,
+// assert text, assert count) against the demo app, served once by this
+// process for every run. The same .feature files and the same
+// cucumber-js-style TypeScript step file run under
+//
+//   - ferridriver (its own browser World: one shared Chromium, a fresh
+//     context and page per test case);
+//   - cucumber-js 13 + Playwright 1.52 on Node 22, with the standard
+//     support file: Chromium launched in BeforeAll, context and page created
+//     in Before, closed in After (one browser per worker process);
+//   - the floor (bench/floor): playwright-go doing the same browser work
+//     with no runner, one Chromium shared by the goroutines.
+//
+// All three use /usr/bin/chromium (or BENCH_BROWSER), headless, with the
+// launch flags of docs/browser.md, at 1 and 2 workers.
+
+// browserScenarios is the suite's size; BENCH_BROWSER_SCENARIOS changes it
+// for a quick check.
+var browserScenarios = 100
+
 func browserSuites(root, work, ferri, node, cucumber, peer string) ([]suite, error) {
-	return nil, nil
+	if v := os.Getenv("BENCH_BROWSER_SCENARIOS"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 {
+			return nil, fmt.Errorf("BENCH_BROWSER_SCENARIOS=%q: want a positive number", v)
+		}
+		browserScenarios = n
+	}
+	chromium := os.Getenv("BENCH_BROWSER")
+	if chromium == "" {
+		chromium = "/usr/bin/chromium"
+	}
+	if _, err := os.Stat(chromium); err != nil {
+		return nil, fmt.Errorf("browser suite: %s is missing (make browser installs it; BENCH_BROWSER overrides it)", chromium)
+	}
+	base, err := demoapp.Serve(context.Background(), "127.0.0.1:0")
+	if err != nil {
+		return nil, err
+	}
+	dir := filepath.Join(work, "browser")
+	if err := writeBrowserSuite(dir, peer, base, chromium); err != nil {
+		return nil, err
+	}
+	floor := filepath.Join(work, "floor")
+	build := exec.Command("go", "build", "-o", floor, "./bench/floor")
+	build.Dir = root
+	build.Stdout, build.Stderr = os.Stderr, os.Stderr
+	if err := build.Run(); err != nil {
+		return nil, fmt.Errorf("build the floor program: %w", err)
+	}
+	var suites []suite
+	for _, workers := range []int{1, 2} {
+		w := strconv.Itoa(workers)
+		suites = append(suites, suite{
+			name: fmt.Sprintf("browser (%d scenarios x 5 steps, %d worker(s))", browserScenarios, workers),
+			commands: []command{
+				{name: "ferridriver", dir: dir, argv: []string{ferri, "bdd", "--parallel", w}},
+				{name: "floor (playwright-go, no runner)", dir: dir, argv: []string{floor, "-base", base, "-browser-path", chromium, "-scenarios", strconv.Itoa(browserScenarios), "-workers", w}},
+				{name: "cucumber-js + Playwright", dir: dir, argv: []string{node, cucumber, "--parallel", w}, env: []string{"DEMO_URL=" + base, "CHROMIUM=" + chromium}},
+			},
+			// ferridriver/floor and ferridriver/cucumber-js: the issue's targets.
+			ratios: [][2]int{{0, 1}, {0, 2}},
+		})
+	}
+	return suites, nil
 }
+
+// writeBrowserSuite writes the suite both runners run unchanged: the
+// .feature files and the step file; cucumber-js also loads support/ (its
+// browser lifecycle, which ferridriver provides itself).
+func writeBrowserSuite(dir, peerModules, base, chromium string) error {
+	if err := os.RemoveAll(dir); err != nil {
+		return err
+	}
+	for _, d := range []string{"features", "steps", "support"} {
+		if err := os.MkdirAll(filepath.Join(dir, d), 0o755); err != nil {
+			return err
+		}
+	}
+	const perFile = 10
+	for f := 0; f*perFile < browserScenarios; f++ {
+		var b strings.Builder
+		fmt.Fprintf(&b, "Feature: Todo %d\n\n", f)
+		for s := 0; s < perFile && f*perFile+s < browserScenarios; s++ {
+			n := f*perFile + s
+			fmt.Fprintf(&b, `  Scenario: todo %d
+    Given I open the todo page
+    When I type "Todo %d" as a new todo
+    And I press the Add button
+    Then the counter reads "1 item left"
+    And the list has 1 item
+
+`, n, n)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "features", fmt.Sprintf("todo_%02d.feature", f)), []byte(b.String()), 0o644); err != nil {
+			return err
+		}
+	}
+	files := map[string]string{
+		"steps/todo.ts":      browserSteps,
+		"support/browser.ts": cucumberBrowserSupport,
+		"cucumber.json":      `{ "default": { "requireModule": ["tsx/cjs"], "require": ["steps/**/*.ts", "support/**/*.ts"], "paths": ["features/**/*.feature"] } }`,
+		"ferridriver.toml": fmt.Sprintf(`[test]
+steps = ["steps/**/*.ts"]
+
+[browser]
+baseURL = %q
+executablePath = %q
+`, base, chromium),
+	}
+	for name, content := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
+			return err
+		}
+	}
+	return os.Symlink(peerModules, filepath.Join(dir, "node_modules"))
+}
+
+// browserSteps is the one step file both runners load.
+const browserSteps = `import { Given, When, Then } from '@cucumber/cucumber'
+import { expect } from '@playwright/test'
+
+Given('I open the todo page', async function () {
+  await this.page.goto('/todo.html')
+})
+
+When('I type {string} as a new todo', async function (text: string) {
+  await this.page.getByLabel('New todo').fill(text)
+})
+
+When('I press the Add button', async function () {
+  await this.page.getByRole('button', { name: 'Add', exact: true }).click()
+})
+
+Then('the counter reads {string}', async function (text: string) {
+  await expect(this.page.getByTestId('todo-count')).toHaveText(text)
+})
+
+Then('the list has {int} item(s)', async function (count: number) {
+  await expect(this.page.getByTestId('todo-item')).toHaveCount(count)
+})
+`
+
+// cucumberBrowserSupport is the usual cucumber-js + Playwright support
+// file: a browser per worker, a fresh context and page per scenario.
+const cucumberBrowserSupport = `import { After, AfterAll, Before, BeforeAll } from '@cucumber/cucumber'
+import { chromium, type Browser } from 'playwright-core'
+
+let browser: Browser
+
+BeforeAll(async function () {
+  const args = ['--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-gpu']
+  if (process.getuid && process.getuid() === 0) args.unshift('--no-sandbox')
+  browser = await chromium.launch({ executablePath: process.env.CHROMIUM, headless: true, args })
+})
+
+Before(async function () {
+  this.context = await browser.newContext({ baseURL: process.env.DEMO_URL })
+  this.page = await this.context.newPage()
+})
+
+After(async function () {
+  await this.context?.close()
+})
+
+AfterAll(async function () {
+  await browser?.close()
+})
+`

@@ -30,6 +30,9 @@ type command struct {
 type suite struct {
 	name     string
 	commands []command // the first one is the reference for ratios
+	// ratios are extra median ratios printed under the table, as pairs of
+	// command indexes (numerator, denominator).
+	ratios [][2]int
 }
 
 func main() {
@@ -108,6 +111,12 @@ func measure(s suite, runs int) {
 		fmt.Printf("| %s | %s | %s | %s | %.2fx |\n", c.name, ms(m), ms(slicesMin(times[i])), ms(slicesMax(times[i])), float64(m)/float64(ref))
 	}
 	fmt.Println()
+	for _, r := range s.ratios {
+		fmt.Printf("- %s / %s: %.2fx\n", s.commands[r[0]].name, s.commands[r[1]].name, float64(median(times[r[0]]))/float64(median(times[r[1]])))
+	}
+	if len(s.ratios) > 0 {
+		fmt.Println()
+	}
 }
 
 func run(c command) (time.Duration, error) {
@@ -200,7 +209,7 @@ func writeLogicSuite(dir, peerModules string, scenarios int) error {
 	files := map[string]string{
 		"steps/logic.ts": logicSteps,
 		// cucumber-js loads TypeScript through tsx's CommonJS hook.
-		"cucumber.json": `{ "default": { "requireModule": ["tsx/cjs"], "require": ["steps/**/*.ts"], "paths": ["features/**/*.feature"] } }`,
+		"cucumber.json":    `{ "default": { "requireModule": ["tsx/cjs"], "require": ["steps/**/*.ts"], "paths": ["features/**/*.feature"] } }`,
 		"ferridriver.toml": "[test]\nsteps = [\"steps/**/*.ts\"]\n",
 	}
 	for name, content := range files {

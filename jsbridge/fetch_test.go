@@ -296,3 +296,32 @@ defineTool({ name: "abandoned", timeoutMs: 50, allow: { net: ["127.0.0.1"] } }, 
 		t.Fatalf("an abandoned handler kept its capabilities: %v", got)
 	}
 }
+
+func TestNetHostSpellings(t *testing.T) {
+	e := newToolEnv(t, map[string]string{
+		"ext/a.ts": `
+defineTool({ name: "idn", allow: { net: ["bücher.invalid", "*.Example.invalid"] } }, async ({ args, request }) => {
+  try { await request.get(args.url, { timeout: 2000 }); return "reached"; } catch (e) { return e.message; }
+});
+`,
+	}).mustLoad()
+	check := func(url string, denied bool) {
+		t.Helper()
+		got := e.mustRun(fmt.Sprintf(`return await plugins.idn({ url: %q })`, url)).(string)
+		if isDenied := strings.Contains(got, "not in allow.net") || strings.Contains(got, "not allowed"); isDenied != denied {
+			t.Fatalf("%s: denied=%v, want %v: %s", url, isDenied, denied, got)
+		}
+	}
+	// The same host, spelt otherwise: allowed by the policy (the request
+	// then fails on DNS, which is not the point here).
+	check("http://BÜCHER.invalid/x", false)
+	check("http://xn--bcher-kva.invalid/x", false)
+	check("http://bücher.invalid./x", false)
+	check("http://api.EXAMPLE.invalid/x", false)
+	check("http://example.invalid/x", false)
+	// Other hosts.
+	check("http://bucher.invalid/x", true)
+	check("http://evilexample.invalid/x", true)
+	check("http://bücher.invalid.evil.test/x", true)
+	check("http://user:pass@evil.test/x", true)
+}

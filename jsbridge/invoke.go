@@ -226,8 +226,11 @@ func (vm *VM) startCall(caller context.Context, def *ToolDef, args string, paren
 	case err != nil:
 		var intr *goja.InterruptedError
 		if errors.As(err, &intr) {
+			// The caller's own limit: revoke this call and let the interrupt
+			// unwind to its owner.
 			c.cleanup()
-			panic(intr) // the caller's own limit: let it unwind to its owner
+			c.frame.cancel(fmt.Errorf("interrupted by the caller's limit"))
+			panic(intr)
 		}
 		je := vm.toJSError(err)
 		c.fail(je, exceptionValue(err, rt))

@@ -4,6 +4,7 @@ import (
 	"context"
 	_ "embed"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"net/http"
@@ -14,6 +15,8 @@ import (
 
 	"github.com/dop251/goja"
 	"github.com/santhosh-tekuri/jsonschema/v6"
+	"golang.org/x/text/language"
+	"golang.org/x/text/message"
 
 	"github.com/ferridriver/ferridriver/jsbridge/capability"
 )
@@ -480,12 +483,50 @@ func compileSchema(tool, doc string) (*jsonschema.Schema, error) {
 	return sch, nil
 }
 
-// cleanSchemaError drops the internal resource URL from compile errors.
+// cleanSchemaError makes a compile error one readable line: the schema's
+// violations of its metaschema, or the compiler's message without the
+// internal resource URL.
 func cleanSchemaError(err error, loc string) error {
+	var sve *jsonschema.SchemaValidationError
+	var ve *jsonschema.ValidationError
+	if errors.As(err, &sve) && errors.As(sve.Err, &ve) {
+		return fmt.Errorf("not valid JSON Schema: %s", strings.Join(schemaProblems(ve), "; "))
+	}
 	msg := strings.ReplaceAll(err.Error(), "'"+loc+"'", "the schema")
 	msg = strings.ReplaceAll(msg, "\""+loc+"\"", "the schema")
 	msg = strings.ReplaceAll(msg, loc, "")
-	return fmt.Errorf("%s", msg)
+	return fmt.Errorf("%s", strings.Join(strings.Fields(msg), " "))
+}
+
+var schemaPrinter = message.NewPrinter(language.English)
+
+// schemaProblems lists the leaves of a validation error tree (the actual
+// violations, not the allOf/anyOf nodes above them) as "at /path: message",
+// sorted and de-duplicated, at most 20.
+func schemaProblems(ve *jsonschema.ValidationError) []string {
+	seen := map[string]bool{}
+	var out []string
+	var walk func(e *jsonschema.ValidationError)
+	walk = func(e *jsonschema.ValidationError) {
+		if len(e.Causes) > 0 {
+			for _, c := range e.Causes {
+				walk(c)
+			}
+			return
+		}
+		loc := "/" + strings.Join(e.InstanceLocation, "/")
+		p := "at " + loc + ": " + e.ErrorKind.LocalizedString(schemaPrinter)
+		if !seen[p] {
+			seen[p] = true
+			out = append(out, p)
+		}
+	}
+	walk(ve)
+	sort.Strings(out)
+	if len(out) > 20 {
+		out = append(out[:20], fmt.Sprintf("… and %d more", len(out)-20))
+	}
+	return out
 }
 
 // ArgsError is a call whose arguments do not match the tool's inputSchema.
@@ -497,8 +538,8 @@ type ArgsError struct {
 }
 
 func (e *ArgsError) Error() string {
-	return fmt.Sprintf("invalid arguments for tool %q (they do not match its inputSchema):\n- %s",
-		e.Tool, strings.Join(e.Problems, "\n- "))
+	return fmt.Sprintf("invalid arguments for tool %q (they do not match its inputSchema): %s",
+		e.Tool, strings.Join(e.Problems, "; "))
 }
 
 // validateArgs checks the JSON text of a call's arguments.
@@ -518,32 +559,5 @@ func (t *ToolDef) validateArgs(args string) error {
 	if !ok {
 		return &ArgsError{Tool: t.Name, Problems: []string{err.Error()}}
 	}
-	seen := map[string]bool{}
-	var problems []string
-	for _, u := range ve.BasicOutput().Errors {
-		if u.Error == nil {
-			continue
-		}
-		msg := u.Error.String()
-		if strings.HasPrefix(msg, "validation failed") || strings.HasPrefix(msg, "jsonschema validation failed") {
-			continue
-		}
-		loc := u.InstanceLocation
-		if loc == "" {
-			loc = "/"
-		}
-		p := "at " + loc + ": " + msg
-		if !seen[p] {
-			seen[p] = true
-			problems = append(problems, p)
-		}
-	}
-	if len(problems) == 0 {
-		problems = []string{strings.TrimSpace(ve.Error())}
-	}
-	sort.Strings(problems)
-	if len(problems) > 20 {
-		problems = append(problems[:20], fmt.Sprintf("… and %d more", len(problems)-20))
-	}
-	return &ArgsError{Tool: t.Name, Problems: problems}
+	return &ArgsError{Tool: t.Name, Problems: schemaProblems(ve)}
 }

@@ -38,10 +38,9 @@ type Session struct {
 
 	cmds *capability.Session
 
-	// Browser, when set, gives every VM of the session its page and
-	// context (jsbridge.SetBrowserProvider). The browser layer attaches it;
-	// the session does not own it.
-	Browser jsbridge.BrowserProvider
+	// browser gives every VM of the session its page and context; see
+	// SetBrowser. Session goroutine only.
+	browser jsbridge.BrowserProvider
 
 	closeOnce sync.Once
 }
@@ -119,12 +118,24 @@ func (s *Session) ensureVM() (*jsbridge.VM, error) {
 	}
 	jsbridge.SetCommandSession(vm, s.cmds)
 	jsbridge.SetScriptCommands(vm, s.opts.ScriptCommands)
-	if s.Browser != nil {
-		jsbridge.SetBrowserProvider(vm, s.Browser)
+	if s.browser != nil {
+		jsbridge.SetBrowserProvider(vm, s.browser)
 	}
 	s.loadErrs = s.set.Load(vm)
 	s.vm = vm
 	return vm, nil
+}
+
+// SetBrowser attaches the session's browser: handler contexts and the
+// page/context globals of this session's VMs (the current one and every
+// rebuilt one) get their values from p. The session does not own p; the
+// browser layer closes it when the session ends (see Server.Run).
+func (s *Session) SetBrowser(p jsbridge.BrowserProvider) error {
+	return s.do(context.Background(), func(vm *jsbridge.VM) error {
+		s.browser = p
+		jsbridge.SetBrowserProvider(vm, p)
+		return nil
+	})
 }
 
 // resetVM drops the VM; the next job builds a fresh one. Session
