@@ -12,6 +12,7 @@ import (
 	"io"
 
 	"github.com/ferridriver/ferridriver/jsbridge"
+	"github.com/ferridriver/ferridriver/jsbridge/capability"
 	"github.com/ferridriver/ferridriver/messages"
 )
 
@@ -66,6 +67,9 @@ type Options struct {
 	Shard string
 	// Env is process.env in the VMs.
 	Env map[string]string
+	// ScriptCommands are the commands step code may run ([scripting.allow]
+	// commands), through the global `commands`.
+	ScriptCommands *capability.CommandSet
 	// SnippetInterface shapes snippets of undefined steps (see Snippet*).
 	SnippetInterface string
 	// Stdout and Stderr receive console output of user code.

@@ -15,6 +15,7 @@ import (
 	tagexpressions "github.com/cucumber/tag-expressions/go/v6"
 
 	"github.com/ferridriver/ferridriver/jsbridge"
+	"github.com/ferridriver/ferridriver/jsbridge/capability"
 	"github.com/ferridriver/ferridriver/messages"
 )
 
@@ -38,6 +39,10 @@ type Run struct {
 	hookIDs          []string
 	hookTags         []tagexpressions.Evaluatable
 	definitions      []*messages.Envelope
+
+	// commands holds the persistent processes step code starts; shared by
+	// the workers and closed at the end of the run.
+	commands *capability.Session
 
 	stream      *stream
 	interrupt   atomic.Bool
@@ -85,7 +90,7 @@ func Prepare(opts Options) (*Run, error) {
 	if opts.SnippetInterface == "" {
 		opts.SnippetInterface = SnippetSynchronous
 	}
-	r := &Run{opts: opts, testRunStartedID: newID()}
+	r := &Run{opts: opts, testRunStartedID: newID(), commands: capability.NewSession()}
 	kind, seed, err := ordering(opts.Order)
 	if err != nil {
 		return nil, err
@@ -259,7 +264,7 @@ func dedupe(sorted []string) []string {
 }
 
 func (r *Run) newVM(worker int) (*jsbridge.VM, error) {
-	return jsbridge.NewVM(r.bundle, jsbridge.VMOptions{
+	vm, err := jsbridge.NewVM(r.bundle, jsbridge.VMOptions{
 		Host:            jsbridge.HostBDD,
 		Dir:             r.opts.Dir,
 		Env:             r.opts.Env,
@@ -268,6 +273,12 @@ func (r *Run) newVM(worker int) (*jsbridge.VM, error) {
 		Stderr:          r.opts.Stderr,
 		WorkerID:        strconv.Itoa(worker),
 	})
+	if err != nil {
+		return nil, err
+	}
+	jsbridge.SetCommandSession(vm, r.commands)
+	jsbridge.SetScriptCommands(vm, r.opts.ScriptCommands)
+	return vm, nil
 }
 
 // define builds the matcher and the definition messages (parameter types,
@@ -430,6 +441,7 @@ func (r *Run) Execute(ctx context.Context, sink Sink) Result {
 	for _, w := range workers {
 		w.vm.Close()
 	}
+	r.commands.Close()
 	res.Success = success
 	return res
 }

@@ -95,6 +95,9 @@ func runBDD(cmd *cobra.Command, args []string, f *bddFlags) error {
 	if err != nil {
 		return &ExitError{Code: exitUsage, Err: err}
 	}
+	if opts.ScriptCommands, err = scriptCommands(cfg); err != nil {
+		return &ExitError{Code: exitUsage, Err: err}
+	}
 	stderr := cmd.ErrOrStderr()
 	stdout := cmd.OutOrStdout()
 	opts.Stdout, opts.Stderr = stdout, stderr

@@ -108,17 +108,27 @@ func loadProject(dir, configFile string) (*project, error) {
 	if err != nil {
 		return nil, &ExitError{Code: exitUsage, Err: err}
 	}
-	allow, err := capability.ParseAllow(cfg.Scripting.Allow)
+	commands, err := scriptCommands(cfg)
 	if err != nil {
-		return nil, &ExitError{Code: exitUsage, Err: fmt.Errorf("[scripting.allow]: %w", err)}
-	}
-	if !allow.Net.Unrestricted() {
-		return nil, &ExitError{Code: exitUsage, Err: fmt.Errorf("[scripting.allow] net is not supported: first-party code (steps, scripts) may fetch any host but cloud metadata endpoints; allow.net restricts extension tools")}
+		return nil, &ExitError{Code: exitUsage, Err: err}
 	}
 	return &project{
 		dir:            abs,
 		cfg:            cfg,
 		env:            capability.EnvAllowList(cfg.Scripting.AllowEnv, os.Environ()),
-		scriptCommands: allow.Commands,
+		scriptCommands: commands,
 	}, nil
+}
+
+// scriptCommands parses [scripting.allow]: the commands first-party code
+// (steps, scripts) may run.
+func scriptCommands(cfg *config.Config) (*capability.CommandSet, error) {
+	allow, err := capability.ParseAllow(cfg.Scripting.Allow)
+	if err != nil {
+		return nil, fmt.Errorf("[scripting.allow]: %w", err)
+	}
+	if !allow.Net.Unrestricted() {
+		return nil, fmt.Errorf("[scripting.allow] net is not supported: first-party code (steps, scripts) may fetch any host but cloud metadata endpoints; allow.net restricts extension tools")
+	}
+	return allow.Commands, nil
 }
