@@ -9,7 +9,7 @@ LDFLAGS   := -s -w -X main.version=$(VERSION)
 ORACLES   := tools/oracles
 FUZZTIME  ?= 10s
 
-.PHONY: all build test unit e2e vet race fuzz oracles browser demo bench clean
+.PHONY: all build test unit other e2e vet race fuzz oracles browser demo bench clean
 
 all: build
 
@@ -31,9 +31,14 @@ vet:
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); echo 'gofmt: files above need formatting'; exit 1; }
 	$(GO) vet ./...
 
-# Packages whose state is shared between goroutines run under the race detector.
-race:
-	$(GO) test -race -count=1 ./jsbridge/... ./runner/... ./formatters/... ./messages/...
+# Packages whose state is shared between goroutines run under the race
+# detector; `make test` runs the others without it.
+RACE_PKGS := ./jsbridge/... ./runner/... ./formatters/... ./messages/... ./mcp/... ./world/... ./demoapp/...
+race: oracles browser
+	$(GO) test -race -count=1 $(RACE_PKGS)
+
+other: oracles
+	$(GO) test -count=1 $$($(GO) list ./... | grep -v -E '/(e2e|jsbridge|runner|formatters|messages|mcp|world|demoapp)(/|$$)')
 
 # Each fuzz target for a short while: no panic on any input.
 fuzz:
@@ -44,20 +49,26 @@ fuzz:
 unit: oracles
 	$(GO) test -count=1 $$($(GO) list ./... | grep -v /e2e)
 
+# The CCK run prints "CCK: N/46 samples passed"; the other end-to-end tests follow.
 e2e: oracles browser
-	$(GO) test -count=1 -v -run 'TestCCK' ./e2e/ 2>&1 | grep -E '^(CCK:|--- FAIL|FAIL|ok)' ; \
-	  exit $${PIPESTATUS[0]}
-	$(GO) test -count=1 ./e2e/
+	@set -o pipefail; $(GO) test -count=1 -v -run 'TestCCK' ./e2e/ 2>&1 | tee .cck.log | grep -E '^(CCK:|\s*--- FAIL|FAIL|ok|panic)' || { cat .cck.log; exit 1; }
+	@rm -f .cck.log
+	$(GO) test -count=1 -skip 'TestCCK' ./e2e/
 
-test: vet oracles browser unit race e2e fuzz
+test: vet oracles browser race other e2e fuzz
 
-# Build, install what is missing, run the example features against the
-# embedded demo app.
+# Build, install what is missing (Chromium, the driver), run the example
+# suite (features/, steps/, ferridriver.toml) against the embedded demo app,
+# which its [[webServer]] starts: progress, then the summary.
 demo: browser
 	$(BIN) bdd
+	@echo "reports: reports/junit.xml reports/report.html"
 
+# Benchmarks against cucumber-js (docs/benchmarks.md); e.g.
+# make bench BENCH_ARGS='-only browser -runs 3'
+BENCH_ARGS ?=
 bench: build oracles browser
-	bench/run.sh
+	bench/run.sh $(BENCH_ARGS)
 
 clean:
 	rm -rf bin $(ORACLES)/node_modules
