@@ -131,8 +131,11 @@ executablePath = %q
 }
 
 // browserSteps is the one step file both runners load.
-const browserSteps = `import { Given, When, Then } from '@cucumber/cucumber'
+const browserSteps = `import { Given, When, Then, setDefaultTimeout } from '@cucumber/cucumber'
 import { expect } from '@playwright/test'
+
+// Generous, so that a loaded machine makes runs slower, never failed.
+setDefaultTimeout(60_000)
 
 Given('I open the todo page', async function () {
   await this.page.goto('/todo.html')
@@ -181,3 +184,52 @@ AfterAll(async function () {
   await browser?.close()
 })
 `
+
+// exampleSuite runs the repository's example suite (features/, steps/)
+// under ferridriver and, unchanged, under cucumber-js + Playwright with
+// the usual support file (which also provides this.request), at one
+// worker: a realistic mix of pages, dialogs, popups, waits and API calls.
+func exampleSuite(root, work, ferri, node, cucumber, peer string) (suite, error) {
+	chromium := os.Getenv("BENCH_BROWSER")
+	if chromium == "" {
+		chromium = "/usr/bin/chromium"
+	}
+	base, err := demoapp.Serve(context.Background(), "127.0.0.1:0")
+	if err != nil {
+		return suite{}, err
+	}
+	dir := filepath.Join(work, "example")
+	if err := os.RemoveAll(dir); err != nil {
+		return suite{}, err
+	}
+	for _, sub := range []string{"features", "steps"} {
+		if err := os.CopyFS(filepath.Join(dir, sub), os.DirFS(filepath.Join(root, sub))); err != nil {
+			return suite{}, err
+		}
+	}
+	support := strings.Replace(cucumberBrowserSupport, "this.page = await this.context.newPage()",
+		"this.page = await this.context.newPage()\n  this.request = this.context.request", 1)
+	files := map[string]string{
+		"support/browser.ts": support,
+		"cucumber.json":      `{ "default": { "requireModule": ["tsx/cjs"], "require": ["steps/**/*.ts", "support/**/*.ts"], "paths": ["features/**/*.feature"] } }`,
+		"ferridriver.toml":   fmt.Sprintf("[test]\nsteps = [\"steps/**/*.ts\"]\n\n[browser]\nbaseURL = %q\nexecutablePath = %q\n", base, chromium),
+	}
+	if err := os.MkdirAll(filepath.Join(dir, "support"), 0o755); err != nil {
+		return suite{}, err
+	}
+	for name, content := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
+			return suite{}, err
+		}
+	}
+	if err := os.Symlink(peer, filepath.Join(dir, "node_modules")); err != nil {
+		return suite{}, err
+	}
+	return suite{
+		name: "example suite (features/ + steps/, 1 worker)",
+		commands: []command{
+			{name: "ferridriver", dir: dir, argv: []string{ferri, "bdd"}},
+			{name: "cucumber-js + Playwright", dir: dir, argv: []string{node, cucumber}, env: []string{"DEMO_URL=" + base, "CHROMIUM=" + chromium}},
+		},
+	}, nil
+}

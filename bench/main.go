@@ -6,7 +6,8 @@
 // Suites:
 //   - logic: 1,000 scenarios x 5 steps (a data table and a doc string), no browser;
 //   - cold:  1 scenario, the start-up cost;
-//   - browser: 100 scenarios x 5 steps against the demo app (see browser.go).
+//   - browser: 100 scenarios x 5 steps against the demo app (see browser.go);
+//   - example (not run by default): the repository's example suite.
 package main
 
 import (
@@ -37,7 +38,7 @@ type suite struct {
 
 func main() {
 	runs := flag.Int("runs", 5, "measured runs per command (after one warm-up)")
-	only := flag.String("only", "logic,cold,browser", "suites to run, comma-separated")
+	only := flag.String("only", "logic,cold,browser", "suites to run, comma-separated (also: example)")
 	flag.Parse()
 	root, err := os.Getwd()
 	if err != nil {
@@ -75,6 +76,12 @@ func main() {
 				fatal(err)
 			}
 			suites = append(suites, s...)
+		case "example":
+			s, err := exampleSuite(root, work, ferri, node, cucumber, peer)
+			if err != nil {
+				fatal(err)
+			}
+			suites = append(suites, s)
 		case "":
 		default:
 			fatal(fmt.Errorf("unknown suite %q", name))
@@ -123,13 +130,13 @@ func run(c command) (time.Duration, error) {
 	cmd := exec.Command(c.argv[0], c.argv[1:]...)
 	cmd.Dir = c.dir
 	cmd.Env = append(os.Environ(), c.env...)
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
+	var stdout, stderr strings.Builder
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	start := time.Now()
 	err := cmd.Run()
 	d := time.Since(start)
 	if err != nil {
-		return d, fmt.Errorf("%v: %s", err, tail(stderr.String(), 2000))
+		return d, fmt.Errorf("%v: %s%s", err, tail(stdout.String(), 2000), tail(stderr.String(), 2000))
 	}
 	return d, nil
 }

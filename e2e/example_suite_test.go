@@ -154,3 +154,25 @@ When('a typo', async function () { await this.page.gotoo('/') })
 		noneLeft(t, token)
 	})
 }
+
+// The example suite's steps type-check against the declarations that
+// `ferridriver init` writes: the types describe what the steps really use.
+func TestExampleSuiteTypeChecks(t *testing.T) {
+	tsc := filepath.Join(oracles.NodeModules(t), "typescript", "bin", "tsc")
+	if _, err := os.Stat(tsc); err != nil {
+		t.Fatalf("typescript is not installed in tools/oracles: run `make oracles` (%v)", err)
+	}
+	dir := t.TempDir()
+	if res := ferridriver(t, ".", "init", dir); res.code != 0 {
+		t.Fatalf("init: exit %d\n%s", res.code, res.stderr)
+	}
+	if err := os.RemoveAll(filepath.Join(dir, "steps")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.CopyFS(filepath.Join(dir, "steps"), os.DirFS(filepath.Join(oracles.Root(), "steps"))); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command("node", tsc, "--noEmit", "-p", dir).CombinedOutput(); err != nil {
+		t.Fatalf("tsc --noEmit on steps/ with the scaffold's declarations: %v\n%s", err, out)
+	}
+}

@@ -524,7 +524,7 @@ func (vm *VM) RunStep(def *StepDef, world *goja.Object, args []StepArg, arg *mes
 			vals = append(vals, vm.newDataTable(arg.DataTable))
 		}
 	}
-	v, err := vm.invoke(def.fn, def.fnLength, world, vals, timeout)
+	v, err := vm.invokeStep(def.fn, def.fnLength, world, vals, timeout)
 	return vm.outcomeOf(v, err)
 }
 
@@ -547,7 +547,7 @@ func (vm *VM) RunHook(h *HookDef, this *goja.Object, arg *HookArg, timeout time.
 	if arg != nil {
 		vals = append(vals, vm.hookArgValue(h.Kind, arg))
 	}
-	v, err := vm.invoke(h.fn, h.fnLength, this, vals, timeout)
+	v, err := vm.invokeStep(h.fn, h.fnLength, this, vals, timeout)
 	return vm.outcomeOf(v, err)
 }
 

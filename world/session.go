@@ -71,6 +71,13 @@ func (l *Launcher) newPageSet(ctx context.Context, worker int) (*pageSet, error)
 	return ps, nil
 }
 
+// ContextOptions returns the options of the contexts the Launcher creates
+// ([browser] baseURL, viewport, locale...): the defaults of contexts that
+// step code creates itself (browser.newContext()).
+func (l *Launcher) ContextOptions() (playwright.BrowserNewContextOptions, error) {
+	return l.contextOptions()
+}
+
 func (l *Launcher) contextOptions() (playwright.BrowserNewContextOptions, error) {
 	c := &l.cfg
 	vp := c.ViewportSize()

@@ -1,12 +1,46 @@
 package main
 
 import (
+	"fmt"
+	"os"
+	"strings"
+
 	"github.com/ferridriver/ferridriver/config"
 	"github.com/ferridriver/ferridriver/runner"
+	"github.com/ferridriver/ferridriver/world/browserenv"
 )
 
-// newEnvironment returns the browser environment of a bdd run (nil: none
-// yet). The browser world plugs in here.
+// newEnvironment returns the browser environment of a bdd run: every test
+// case gets a lazily created context and page (this.page...), sharing one
+// browser that is launched when a step first needs it.
 func newEnvironment(cfg *config.Config) (runner.Environment, error) {
-	return nil, nil
+	env, err := browserenv.New(cfg.Browser, browserenv.Options{Logf: browserLog, Prewarm: true})
+	if err != nil {
+		return nil, fmt.Errorf("[browser]: %w", err)
+	}
+	return env, nil
+}
+
+// browserLog reports what a user should know about the browser (installs,
+// crashes, relaunches) on stderr; routine start-up timings only with
+// FERRIDRIVER_DEBUG set.
+func browserLog(format string, args ...any) {
+	msg := fmt.Sprintf(format, args...)
+	if os.Getenv("FERRIDRIVER_DEBUG") == "" && (strings.Contains(msg, " started in ") || strings.Contains(msg, " launched in ")) {
+		return
+	}
+	fmt.Fprintln(os.Stderr, "ferridriver: "+msg)
+}
+
+// newScriptBrowser returns the browser of the script and mcp hosts (the
+// `page` and `context` globals, tool handlers' ctx.page): one page for the
+// session, launched on first use. Install it with
+// jsbridge.SetBrowserProvider(vm, b) (run) or as mcp Session().Browser,
+// and Close it when the session ends.
+func newScriptBrowser(cfg *config.Config) (*browserenv.ScriptBrowser, error) {
+	b, err := browserenv.NewScriptBrowser(cfg.Browser, browserenv.Options{Logf: browserLog})
+	if err != nil {
+		return nil, fmt.Errorf("[browser]: %w", err)
+	}
+	return b, nil
 }

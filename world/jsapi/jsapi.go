@@ -77,6 +77,8 @@ type Runtime struct {
 
 	support *goja.Object // exports of playwright.js
 	expect  goja.Value
+	// sources caches function sources repaired for evaluate.
+	sources map[string]string
 	// testIDAttribute is the attribute getByTestId matches
 	// (selectors.setTestIdAttribute).
 	testIDAttribute string
@@ -151,14 +153,14 @@ func (r *Runtime) Context(c playwright.BrowserContext) goja.Value { return r.con
 
 // APIRequest returns the JS object of an API request context.
 func (r *Runtime) APIRequest(c playwright.APIRequestContext) goja.Value {
-	return r.newObject(r.p.apiRequest, &apiRequestW{r: r, c: c})
+	return r.newObject(r.p.get(&r.p.apiRequest, "APIRequestContext", r.apiRequestMethods), &apiRequestW{r: r, c: c})
 }
 
 // SharedBrowser returns a Browser object over the host's browser: its
 // newContext/newPage create contexts owned by this VM, and its close()
 // closes those contexts, never the shared browser process.
 func (r *Runtime) SharedBrowser() goja.Value {
-	return r.newObject(r.p.browser, &browserW{r: r})
+	return r.newObject(r.browserProto(), &browserW{r: r})
 }
 
 // PageOf returns the Playwright page behind a JS Page object.

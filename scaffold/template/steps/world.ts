@@ -2,7 +2,7 @@
 // case a fresh browser context and page: this.page, this.context,
 // this.request (HTTP calls honouring baseURL) and this.baseURL. Add here
 // what your steps share within a scenario.
-import { World, setWorldConstructor } from '@cucumber/cucumber'
+import { World, setDefaultTimeout, setWorldConstructor } from '@cucumber/cucumber'
 import type { IWorldOptions } from '@cucumber/cucumber'
 
 export class CustomWorld extends World {
@@ -15,3 +15,7 @@ export class CustomWorld extends World {
 }
 
 setWorldConstructor(CustomWorld)
+
+// Browser steps wait for the page (navigations, auto-waiting assertions up
+// to 5 s each); cucumber-js's default step timeout of 5 s is tight for that.
+setDefaultTimeout(30_000)

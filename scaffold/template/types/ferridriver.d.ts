@@ -57,5 +57,3 @@ declare const ferridriver: {
 }
 declare const defineTool: typeof import('ferridriver').defineTool
 declare const plugins: typeof import('ferridriver').plugins
-/** Exactly the variables of [scripting] allowEnv. */
-declare const process: { readonly env: Readonly<Record<string, string | undefined>> }

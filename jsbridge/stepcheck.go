@@ -1,0 +1,55 @@
+package jsbridge
+
+import (
+	"time"
+
+	"github.com/dop251/goja"
+)
+
+// StepCheck runs on the loop goroutine after a step or hook function has
+// settled. It receives the function's error (nil when it passed) and
+// returns the error to report. The browser layer uses it to fail a step at
+// its end with the expect.soft failures and the errors of event handlers
+// collected while the step ran, or with a browser crash.
+type StepCheck func(err error) error
+
+// stepState is the per-VM state of step invocations.
+type stepState struct {
+	checks   []StepCheck
+	deadline time.Time
+}
+
+type stepStateKey struct{}
+
+func (vm *VM) stepState() *stepState {
+	return vm.Local(stepStateKey{}, func() any { return &stepState{} }).(*stepState)
+}
+
+// AddStepCheck adds a StepCheck to the VM; checks run in the order added.
+// Loop goroutine only.
+func (vm *VM) AddStepCheck(c StepCheck) {
+	st := vm.stepState()
+	st.checks = append(st.checks, c)
+}
+
+// StepDeadline returns when the running step or hook times out: zero when
+// none is running or it has no timeout. Browser calls use it to give up
+// just before the step does, so the step fails with their message rather
+// than a bare timeout. Loop goroutine only.
+func (vm *VM) StepDeadline() time.Time { return vm.stepState().deadline }
+
+// invokeStep invokes a step or hook function with its deadline known to
+// StepDeadline, then passes its error through the step checks.
+func (vm *VM) invokeStep(fn goja.Callable, length int, this goja.Value, args []goja.Value, timeout time.Duration) (goja.Value, error) {
+	st := vm.stepState()
+	st.deadline = time.Time{}
+	if timeout > 0 {
+		st.deadline = time.Now().Add(timeout)
+	}
+	v, err := vm.invoke(fn, length, this, args, timeout)
+	st.deadline = time.Time{}
+	for _, c := range st.checks {
+		err = c(err)
+	}
+	return v, err
+}

@@ -1,0 +1,10 @@
+// The Node.js globals that ferridriver provides and the examples use,
+// without @types/node. If you install @types/node (npm i -D @types/node),
+// delete this file: those declarations are complete.
+
+/** process.env holds exactly the variables listed in [scripting] allowEnv. */
+declare var process: {
+  readonly env: Readonly<Record<string, string | undefined>>
+  readonly platform: string
+  cwd(): string
+}

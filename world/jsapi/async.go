@@ -1,0 +1,180 @@
+package jsapi
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"runtime/debug"
+	"strings"
+	"time"
+
+	"github.com/dop251/goja"
+	"github.com/playwright-community/playwright-go"
+
+	"github.com/ferridriver/ferridriver/jsbridge"
+)
+
+// settled is the outcome of a blocking call made off the loop.
+type settled[T any] struct {
+	v   T
+	err error
+}
+
+// async runs work on its own goroutine and returns a Promise settled on
+// the loop: resolved with conv(result) (undefined when conv is nil), or
+// rejected with a Playwright-style Error "<api>: <message>" whose stack is
+// the JS stack of the call, so a failure points at the user's line.
+// Loop goroutine only.
+func async[T any](r *Runtime, api string, work func() (T, error), conv func(T) goja.Value) goja.Value {
+	stack := r.rt.CaptureCallStack(0, nil)
+	return r.loop.Promise(func() (any, error) {
+		v, err := safely(work)
+		if err != nil {
+			err = r.explain(err)
+		}
+		return settled[T]{v, err}, nil
+	}, func(_ *goja.Runtime, x any) (res goja.Value, err error) {
+		s := x.(settled[T])
+		if s.err != nil {
+			return nil, &jsbridge.JSError{Value: r.apiError(api, s.err, stack)}
+		}
+		if conv == nil {
+			return goja.Undefined(), nil
+		}
+		defer func() {
+			if p := recover(); p != nil {
+				err = &jsbridge.JSError{Value: r.apiError(api, panicError(p), stack)}
+			}
+		}()
+		return conv(s.v), nil
+	})
+}
+
+// asyncErr is async for calls that return only an error.
+func asyncErr(r *Runtime, api string, work func() error) goja.Value {
+	return async(r, api, func() (struct{}, error) { return struct{}{}, work() }, nil)
+}
+
+// safely runs work, turning a panic (playwright-go panics on some values)
+// into an error.
+func safely[T any](work func() (T, error)) (v T, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = panicError(p)
+		}
+	}()
+	return work()
+}
+
+func panicError(p any) error {
+	if e, ok := p.(error); ok {
+		var ex *goja.Exception
+		if errors.As(e, &ex) {
+			return e
+		}
+		return fmt.Errorf("internal error: %w", e)
+	}
+	return fmt.Errorf("internal error: %v\n%s", p, debug.Stack())
+}
+
+// apiError builds the Error a failed call rejects with, as Playwright
+// words it: "<api>: <protocol message>", named TimeoutError for timeouts.
+func (r *Runtime) apiError(api string, err error, stack []goja.StackFrame) goja.Value {
+	var ex *goja.Exception
+	if errors.As(err, &ex) {
+		return ex.Value()
+	}
+	name := "Error"
+	if errors.Is(err, playwright.ErrTimeout) {
+		name = "TimeoutError"
+	}
+	msg := api + ": " + pwMessage(err)
+	return r.newError(name, msg, stack)
+}
+
+// pwMessage is the message of a playwright-go error without the prefixes
+// playwright-go adds ("playwright: timeout: ...", "Frame.Goto <url>: ..."):
+// the driver's own message, which is what Playwright's JS client shows.
+func pwMessage(err error) string {
+	var pe *playwright.Error
+	full := err.Error()
+	if errors.As(err, &pe) {
+		// An error that wraps a Playwright error (a crash explanation)
+		// keeps its own words.
+		if !strings.HasSuffix(full, pe.Message) {
+			return full
+		}
+		return pe.Message
+	}
+	for _, p := range []string{"playwright: ", "timeout: ", "target closed: "} {
+		full = strings.TrimPrefix(full, p)
+	}
+	return full
+}
+
+// newError makes an Error (or TimeoutError) with the given message and a
+// stack made of frames (captured when the call was made).
+func (r *Runtime) newError(name, msg string, frames []goja.StackFrame) goja.Value {
+	ctorName := "Error"
+	if name == "TimeoutError" {
+		ctorName = "TimeoutError"
+	}
+	var ctor goja.Value
+	if ctorName == "TimeoutError" && r.support != nil {
+		ctor = r.support.Get("TimeoutError")
+	} else {
+		ctor = r.rt.Get("Error")
+	}
+	obj, err := r.rt.New(ctor, r.rt.ToValue(msg))
+	if err != nil {
+		obj = r.rt.NewGoError(errors.New(msg))
+	}
+	var b bytes.Buffer
+	b.WriteString(name)
+	b.WriteString(": ")
+	b.WriteString(msg)
+	for i := range frames {
+		b.WriteString("\n\tat ")
+		frames[i].Write(&b)
+	}
+	_ = obj.Set("stack", b.String())
+	return obj
+}
+
+// throwError throws an Error made like apiError, synchronously.
+func (r *Runtime) throwError(api string, err error) {
+	panic(r.apiError(api, err, r.rt.CaptureCallStack(0, nil)))
+}
+
+// stepMargin is how long before the running step's own timeout a browser
+// call gives up, so that its message, not "function timed out", is what
+// the report shows.
+const stepMargin = 250 * time.Millisecond
+
+// timeout is the timeout of a browser call: the one given in options;
+// else, when the running step would time out before Playwright's default
+// does, the time left in the step minus a margin; else nil (the default).
+func (r *Runtime) timeout(o opts) *float64 {
+	if t := o.f("timeout"); t != nil {
+		return t
+	}
+	left, ok := r.stepLeft()
+	if !ok || left >= r.actionTimeout() {
+		return nil
+	}
+	return &left
+}
+
+// stepLeft returns the ms left before the running step times out, minus
+// stepMargin (at least 1: Playwright reads 0 as "no timeout").
+func (r *Runtime) stepLeft() (float64, bool) {
+	d := r.vm.StepDeadline()
+	if d.IsZero() {
+		return 0, false
+	}
+	left := time.Until(d) - stepMargin
+	if left < time.Millisecond {
+		left = time.Millisecond
+	}
+	return float64(left.Milliseconds()), true
+}

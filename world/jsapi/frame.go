@@ -1,0 +1,411 @@
+package jsapi
+
+import (
+	"time"
+
+	"github.com/dop251/goja"
+	"github.com/playwright-community/playwright-go"
+)
+
+// frameW is a Frame. Page objects share its methods: they act on the
+// page's main frame, as in Playwright.
+type frameW struct {
+	props
+	r    *Runtime
+	f    playwright.Frame
+	page *pageW
+}
+
+func (r *Runtime) frameObj(f playwright.Frame) goja.Value {
+	if f == nil {
+		return goja.Null()
+	}
+	if o, ok := r.objects[f]; ok {
+		return o
+	}
+	var pg *pageW
+	if p := f.Page(); p != nil {
+		pg, _ = r.pageObj(p).(*goja.Object).Export().(*pageW)
+	}
+	o := r.newObject(r.p.get(&r.p.frame, "Frame", r.frameOnlyMethods), &frameW{r: r, f: f, page: pg})
+	r.objects[f] = o
+	return o
+}
+
+func (r *Runtime) frames(fs []playwright.Frame) goja.Value {
+	items := make([]any, len(fs))
+	for i, f := range fs {
+		items[i] = r.frameObj(f)
+	}
+	return r.rt.NewArray(items...)
+}
+
+// frameTarget returns the frame a Page or Frame method acts on and the
+// prefix of its API name ("page." or "frame.").
+func (r *Runtime) frameTarget(c goja.FunctionCall, name string) (playwright.Frame, string) {
+	if o, ok := c.This.(*goja.Object); ok {
+		switch w := o.Export().(type) {
+		case *pageW:
+			return w.p.MainFrame(), "page." + name
+		case *frameW:
+			return w.f, "frame." + name
+		}
+	}
+	panic(r.rt.NewTypeError(name + ": called on an object that is not a Page or a Frame"))
+}
+
+func (r *Runtime) responseOrNull(resp playwright.Response) goja.Value {
+	if resp == nil {
+		return goja.Null()
+	}
+	return r.responseObj(resp)
+}
+
+// frameMethods are the methods Page and Frame share.
+func (r *Runtime) frameMethods() []method {
+	ms := r.rootMethods("", func(c goja.FunctionCall, api string) (playwright.Frame, string, string) {
+		f, _ := r.frameTarget(c, api)
+		return f, "", ""
+	})
+	sel := func(c goja.FunctionCall, name string) (playwright.Frame, string, string) {
+		f, api := r.frameTarget(c, name)
+		s := c.Argument(0)
+		if isNullish(s) {
+			panic(r.rt.NewTypeError(api + ": expected a selector"))
+		}
+		return f, api, s.String()
+	}
+	strict := func(o opts) *bool { return o.b("strict") }
+	return append(ms,
+		method{"url", func(c goja.FunctionCall) goja.Value {
+			f, _ := r.frameTarget(c, "url")
+			return r.rt.ToValue(f.URL())
+		}},
+		method{"frameLocator", func(c goja.FunctionCall) goja.Value {
+			f, _ := r.frameTarget(c, "frameLocator")
+			s := c.Argument(0).String()
+			return r.newFrameLocator(f, s, "frameLocator("+jsString(s)+")")
+		}},
+		method{"goto", func(c goja.FunctionCall) goja.Value {
+			f, api := r.frameTarget(c, "goto")
+			u := c.Argument(0).String()
+			o := r.opts(c.Argument(1))
+			opt := playwright.FrameGotoOptions{Referer: o.s("referer"), Timeout: r.timeout(o), WaitUntil: o.waitUntil()}
+			return async(r, api, func() (playwright.Response, error) { return f.Goto(u, opt) }, r.responseOrNull)
+		}},
+		method{"title", func(c goja.FunctionCall) goja.Value {
+			f, api := r.frameTarget(c, "title")
+			return async(r, api, f.Title, r.strV)
+		}},
+		method{"content", func(c goja.FunctionCall) goja.Value {
+			f, api := r.frameTarget(c, "content")
+			return async(r, api, f.Content, r.strV)
+		}},
+		method{"setContent", func(c goja.FunctionCall) goja.Value {
+			f, api := r.frameTarget(c, "setContent")
+			html := c.Argument(0).String()
+			o := r.opts(c.Argument(1))
+			opt := playwright.FrameSetContentOptions{Timeout: r.timeout(o), WaitUntil: o.waitUntil()}
+			return asyncErr(r, api, func() error { return f.SetContent(html, opt) })
+		}},
+		method{"evaluate", func(c goja.FunctionCall) goja.Value {
+			f, api := r.frameTarget(c, "evaluate")
+			src := r.functionSource(c.Argument(0), api)
+			var args []any
+			if len(c.Arguments) > 1 {
+				args = append(args, r.argOf(c.Argument(1)))
+			}
+			return async(r, api, func() (any, error) { return f.Evaluate(src, args...) }, r.toJS)
+		}},
+		method{"evaluateHandle", func(c goja.FunctionCall) goja.Value {
+			f, api := r.frameTarget(c, "evaluateHandle")
+			src := r.functionSource(c.Argument(0), api)
+			var args []any
+			if len(c.Arguments) > 1 {
+				args = append(args, r.argOf(c.Argument(1)))
+			}
+			return async(r, api, func() (playwright.JSHandle, error) { return f.EvaluateHandle(src, args...) }, r.jsHandleObj)
+		}},
+		method{"$eval", func(c goja.FunctionCall) goja.Value {
+			f, api, s := sel(c, "$eval")
+			src := r.functionSource(c.Argument(1), api)
+			arg := r.argOf(c.Argument(2))
+			return async(r, api, func() (any, error) { return f.EvalOnSelector(s, src, arg) }, r.toJS)
+		}},
+		method{"$$eval", func(c goja.FunctionCall) goja.Value {
+			f, api, s := sel(c, "$$eval")
+			src := r.functionSource(c.Argument(1), api)
+			arg := r.argOf(c.Argument(2))
+			return async(r, api, func() (any, error) { return f.EvalOnSelectorAll(s, src, arg) }, r.toJS)
+		}},
+		method{"$", func(c goja.FunctionCall) goja.Value {
+			f, api, s := sel(c, "$")
+			return async(r, api, func() (playwright.ElementHandle, error) { return f.QuerySelector(s) }, r.elementHandleObj)
+		}},
+		method{"$$", func(c goja.FunctionCall) goja.Value {
+			f, api, s := sel(c, "$$")
+			return async(r, api, func() ([]playwright.ElementHandle, error) { return f.QuerySelectorAll(s) }, r.elementHandles)
+		}},
+		method{"waitForSelector", func(c goja.FunctionCall) goja.Value {
+			f, api, s := sel(c, "waitForSelector")
+			o := r.opts(c.Argument(1))
+			opt := playwright.FrameWaitForSelectorOptions{State: o.state(), Strict: strict(o), Timeout: r.timeout(o)}
+			return async(r, api, func() (playwright.ElementHandle, error) { return f.WaitForSelector(s, opt) }, r.elementHandleObj)
+		}},
+		method{"waitForFunction", func(c goja.FunctionCall) goja.Value {
+			f, api := r.frameTarget(c, "waitForFunction")
+			// playwright-go cannot return an element handle from
+			// waitForFunction: an element result is reported as true.
+			src := "((arg) => { const el = (x) => (x && typeof x === 'object' && typeof x.nodeType === 'number') ? true : x; let v = (" +
+				r.functionSource(c.Argument(0), api) + "); if (typeof v === 'function') v = v(arg); " +
+				"return v && typeof v.then === 'function' ? v.then(el) : el(v); })"
+			arg := r.argOf(c.Argument(1))
+			o := r.opts(c.Argument(2))
+			opt := playwright.FrameWaitForFunctionOptions{Timeout: r.timeout(o)}
+			if p := o.val("polling"); p != nil {
+				if s, ok := p.Export().(string); ok {
+					opt.Polling = s
+				} else {
+					opt.Polling = p.ToFloat()
+				}
+			}
+			return async(r, api, func() (playwright.JSHandle, error) { return f.WaitForFunction(src, arg, opt) }, r.jsHandleObj)
+		}},
+		method{"waitForLoadState", func(c goja.FunctionCall) goja.Value {
+			f, api := r.frameTarget(c, "waitForLoadState")
+			opt := playwright.FrameWaitForLoadStateOptions{Timeout: r.timeout(r.opts(c.Argument(1)))}
+			if s := c.Argument(0); !isNullish(s) {
+				st := playwright.LoadState(s.String())
+				opt.State = &st
+			}
+			return asyncErr(r, api, func() error { return f.WaitForLoadState(opt) })
+		}},
+		method{"waitForURL", func(c goja.FunctionCall) goja.Value {
+			f, api := r.frameTarget(c, "waitForURL")
+			o := r.opts(c.Argument(1))
+			opt := playwright.FrameWaitForURLOptions{Timeout: r.timeout(o), WaitUntil: o.waitUntil()}
+			m := r.urlMatcher(c.Argument(0), "", api)
+			var target any
+			switch {
+			case m.glob != "":
+				target = m.glob // playwright-go resolves it against baseURL
+			case m.re != nil:
+				target = m.re
+			default:
+				target = r.loopPredicate(m)
+			}
+			return asyncErr(r, api, func() error { return f.WaitForURL(target, opt) })
+		}},
+		method{"waitForTimeout", func(c goja.FunctionCall) goja.Value {
+			ms := c.Argument(0).ToFloat()
+			p, resolve, _ := r.rt.NewPromise()
+			r.loop.SetTimer(time.Duration(ms*float64(time.Millisecond)), false, func() { _ = resolve(goja.Undefined()) })
+			return r.rt.ToValue(p)
+		}},
+		method{"click", func(c goja.FunctionCall) goja.Value {
+			f, api, s := sel(c, "click")
+			o := r.opts(c.Argument(1))
+			opt := playwright.FrameClickOptions{Button: o.button(), ClickCount: o.i("clickCount"), Delay: o.f("delay"), Force: o.b("force"), Modifiers: o.modifiers(),
+				NoWaitAfter: o.b("noWaitAfter"), Position: o.position("position"), Strict: strict(o), Timeout: r.timeout(o), Trial: o.b("trial")}
+			return asyncErr(r, api, func() error { return f.Click(s, opt) })
+		}},
+		method{"dblclick", func(c goja.FunctionCall) goja.Value {
+			f, api, s := sel(c, "dblclick")
+			o := r.opts(c.Argument(1))
+			opt := playwright.FrameDblclickOptions{Button: o.button(), Delay: o.f("delay"), Force: o.b("force"), Modifiers: o.modifiers(),
+				NoWaitAfter: o.b("noWaitAfter"), Position: o.position("position"), Strict: strict(o), Timeout: r.timeout(o), Trial: o.b("trial")}
+			return asyncErr(r, api, func() error { return f.Dblclick(s, opt) })
+		}},
+		method{"tap", func(c goja.FunctionCall) goja.Value {
+			f, api, s := sel(c, "tap")
+			o := r.opts(c.Argument(1))
+			opt := playwright.FrameTapOptions{Force: o.b("force"), Modifiers: o.modifiers(), NoWaitAfter: o.b("noWaitAfter"),
+				Position: o.position("position"), Strict: strict(o), Timeout: r.timeout(o), Trial: o.b("trial")}
+			return asyncErr(r, api, func() error { return f.Tap(s, opt) })
+		}},
+		method{"fill", func(c goja.FunctionCall) goja.Value {
+			f, api, s := sel(c, "fill")
+			value := c.Argument(1).String()
+			o := r.opts(c.Argument(2))
+			opt := playwright.FrameFillOptions{Force: o.b("force"), NoWaitAfter: o.b("noWaitAfter"), Strict: strict(o), Timeout: r.timeout(o)}
+			return asyncErr(r, api, func() error { return f.Fill(s, value, opt) })
+		}},
+		method{"type", func(c goja.FunctionCall) goja.Value {
+			f, api, s := sel(c, "type")
+			text := c.Argument(1).String()
+			o := r.opts(c.Argument(2))
+			opt := playwright.FrameTypeOptions{Delay: o.f("delay"), NoWaitAfter: o.b("noWaitAfter"), Strict: strict(o), Timeout: r.timeout(o)}
+			return asyncErr(r, api, func() error { return f.Type(s, text, opt) })
+		}},
+		method{"press", func(c goja.FunctionCall) goja.Value {
+			f, api, s := sel(c, "press")
+			key := c.Argument(1).String()
+			o := r.opts(c.Argument(2))
+			opt := playwright.FramePressOptions{Delay: o.f("delay"), NoWaitAfter: o.b("noWaitAfter"), Strict: strict(o), Timeout: r.timeout(o)}
+			return asyncErr(r, api, func() error { return f.Press(s, key, opt) })
+		}},
+		method{"check", func(c goja.FunctionCall) goja.Value {
+			f, api, s := sel(c, "check")
+			o := r.opts(c.Argument(1))
+			opt := playwright.FrameCheckOptions{Force: o.b("force"), NoWaitAfter: o.b("noWaitAfter"), Position: o.position("position"), Strict: strict(o), Timeout: r.timeout(o), Trial: o.b("trial")}
+			return asyncErr(r, api, func() error { return f.Check(s, opt) })
+		}},
+		method{"uncheck", func(c goja.FunctionCall) goja.Value {
+			f, api, s := sel(c, "uncheck")
+			o := r.opts(c.Argument(1))
+			opt := playwright.FrameUncheckOptions{Force: o.b("force"), NoWaitAfter: o.b("noWaitAfter"), Position: o.position("position"), Strict: strict(o), Timeout: r.timeout(o), Trial: o.b("trial")}
+			return asyncErr(r, api, func() error { return f.Uncheck(s, opt) })
+		}},
+		method{"setChecked", func(c goja.FunctionCall) goja.Value {
+			f, api, s := sel(c, "setChecked")
+			checked := c.Argument(1).ToBoolean()
+			o := r.opts(c.Argument(2))
+			opt := playwright.FrameSetCheckedOptions{Force: o.b("force"), NoWaitAfter: o.b("noWaitAfter"), Position: o.position("position"), Strict: strict(o), Timeout: r.timeout(o), Trial: o.b("trial")}
+			return asyncErr(r, api, func() error { return f.SetChecked(s, checked, opt) })
+		}},
+		method{"hover", func(c goja.FunctionCall) goja.Value {
+			f, api, s := sel(c, "hover")
+			o := r.opts(c.Argument(1))
+			opt := playwright.FrameHoverOptions{Force: o.b("force"), Modifiers: o.modifiers(), NoWaitAfter: o.b("noWaitAfter"), Position: o.position("position"), Strict: strict(o), Timeout: r.timeout(o), Trial: o.b("trial")}
+			return asyncErr(r, api, func() error { return f.Hover(s, opt) })
+		}},
+		method{"focus", func(c goja.FunctionCall) goja.Value {
+			f, api, s := sel(c, "focus")
+			o := r.opts(c.Argument(1))
+			opt := playwright.FrameFocusOptions{Strict: strict(o), Timeout: r.timeout(o)}
+			return asyncErr(r, api, func() error { return f.Focus(s, opt) })
+		}},
+		method{"selectOption", func(c goja.FunctionCall) goja.Value {
+			f, api, s := sel(c, "selectOption")
+			values := r.selectValues(c.Argument(1))
+			o := r.opts(c.Argument(2))
+			opt := playwright.FrameSelectOptionOptions{Force: o.b("force"), NoWaitAfter: o.b("noWaitAfter"), Strict: strict(o), Timeout: r.timeout(o)}
+			return async(r, api, func() ([]string, error) { return f.SelectOption(s, values, opt) }, r.strArray)
+		}},
+		method{"setInputFiles", func(c goja.FunctionCall) goja.Value {
+			f, api, s := sel(c, "setInputFiles")
+			files := r.inputFiles(c.Argument(1))
+			o := r.opts(c.Argument(2))
+			opt := playwright.FrameSetInputFilesOptions{NoWaitAfter: o.b("noWaitAfter"), Strict: strict(o), Timeout: r.timeout(o)}
+			return asyncErr(r, api, func() error { return f.SetInputFiles(s, files, opt) })
+		}},
+		method{"dispatchEvent", func(c goja.FunctionCall) goja.Value {
+			f, api, s := sel(c, "dispatchEvent")
+			typ := c.Argument(1).String()
+			init := r.argOf(c.Argument(2))
+			o := r.opts(c.Argument(3))
+			opt := playwright.FrameDispatchEventOptions{Strict: strict(o), Timeout: r.timeout(o)}
+			return asyncErr(r, api, func() error { return f.DispatchEvent(s, typ, init, opt) })
+		}},
+		method{"dragAndDrop", func(c goja.FunctionCall) goja.Value {
+			f, api, s := sel(c, "dragAndDrop")
+			target := c.Argument(1).String()
+			o := r.opts(c.Argument(2))
+			opt := playwright.FrameDragAndDropOptions{Force: o.b("force"), NoWaitAfter: o.b("noWaitAfter"), SourcePosition: o.position("sourcePosition"),
+				TargetPosition: o.position("targetPosition"), Strict: strict(o), Timeout: r.timeout(o), Trial: o.b("trial")}
+			return asyncErr(r, api, func() error { return f.DragAndDrop(s, target, opt) })
+		}},
+		method{"textContent", func(c goja.FunctionCall) goja.Value {
+			f, api, s := sel(c, "textContent")
+			o := r.opts(c.Argument(1))
+			opt := playwright.FrameTextContentOptions{Strict: strict(o), Timeout: r.timeout(o)}
+			return async(r, api, func() (string, error) { return f.TextContent(s, opt) }, r.strV)
+		}},
+		method{"innerText", func(c goja.FunctionCall) goja.Value {
+			f, api, s := sel(c, "innerText")
+			o := r.opts(c.Argument(1))
+			opt := playwright.FrameInnerTextOptions{Strict: strict(o), Timeout: r.timeout(o)}
+			return async(r, api, func() (string, error) { return f.InnerText(s, opt) }, r.strV)
+		}},
+		method{"innerHTML", func(c goja.FunctionCall) goja.Value {
+			f, api, s := sel(c, "innerHTML")
+			o := r.opts(c.Argument(1))
+			opt := playwright.FrameInnerHTMLOptions{Strict: strict(o), Timeout: r.timeout(o)}
+			return async(r, api, func() (string, error) { return f.InnerHTML(s, opt) }, r.strV)
+		}},
+		method{"inputValue", func(c goja.FunctionCall) goja.Value {
+			f, api, s := sel(c, "inputValue")
+			o := r.opts(c.Argument(1))
+			opt := playwright.FrameInputValueOptions{Strict: strict(o), Timeout: r.timeout(o)}
+			return async(r, api, func() (string, error) { return f.InputValue(s, opt) }, r.strV)
+		}},
+		method{"getAttribute", func(c goja.FunctionCall) goja.Value {
+			f, api, s := sel(c, "getAttribute")
+			name := c.Argument(1).String()
+			o := r.opts(c.Argument(2))
+			st, timeout := strict(o), r.timeout(o)
+			return async(r, api, func() (*string, error) { return getAttribute(f, s, name, st, timeout) }, r.strOrNull)
+		}},
+		method{"isVisible", func(c goja.FunctionCall) goja.Value {
+			f, api, s := sel(c, "isVisible")
+			opt := playwright.FrameIsVisibleOptions{Strict: strict(r.opts(c.Argument(1)))}
+			return async(r, api, func() (bool, error) { return f.IsVisible(s, opt) }, r.boolV)
+		}},
+		method{"isHidden", func(c goja.FunctionCall) goja.Value {
+			f, api, s := sel(c, "isHidden")
+			opt := playwright.FrameIsHiddenOptions{Strict: strict(r.opts(c.Argument(1)))}
+			return async(r, api, func() (bool, error) { return f.IsHidden(s, opt) }, r.boolV)
+		}},
+		method{"isEnabled", func(c goja.FunctionCall) goja.Value {
+			f, api, s := sel(c, "isEnabled")
+			o := r.opts(c.Argument(1))
+			opt := playwright.FrameIsEnabledOptions{Strict: strict(o), Timeout: r.timeout(o)}
+			return async(r, api, func() (bool, error) { return f.IsEnabled(s, opt) }, r.boolV)
+		}},
+		method{"isDisabled", func(c goja.FunctionCall) goja.Value {
+			f, api, s := sel(c, "isDisabled")
+			o := r.opts(c.Argument(1))
+			opt := playwright.FrameIsDisabledOptions{Strict: strict(o), Timeout: r.timeout(o)}
+			return async(r, api, func() (bool, error) { return f.IsDisabled(s, opt) }, r.boolV)
+		}},
+		method{"isChecked", func(c goja.FunctionCall) goja.Value {
+			f, api, s := sel(c, "isChecked")
+			o := r.opts(c.Argument(1))
+			opt := playwright.FrameIsCheckedOptions{Strict: strict(o), Timeout: r.timeout(o)}
+			return async(r, api, func() (bool, error) { return f.IsChecked(s, opt) }, r.boolV)
+		}},
+		method{"isEditable", func(c goja.FunctionCall) goja.Value {
+			f, api, s := sel(c, "isEditable")
+			o := r.opts(c.Argument(1))
+			opt := playwright.FrameIsEditableOptions{Strict: strict(o), Timeout: r.timeout(o)}
+			return async(r, api, func() (bool, error) { return f.IsEditable(s, opt) }, r.boolV)
+		}},
+	)
+}
+
+// frameOnlyMethods are the Frame prototype: the shared methods plus the
+// frame tree.
+func (r *Runtime) frameOnlyMethods() []method {
+	self := func(c goja.FunctionCall, api string) *frameW { return recv[*frameW](r, c, api) }
+	return append(r.frameMethods(),
+		method{"name", func(c goja.FunctionCall) goja.Value { return r.rt.ToValue(self(c, "frame.name").f.Name()) }},
+		method{"page", func(c goja.FunctionCall) goja.Value { return r.pageObj(self(c, "frame.page").f.Page()) }},
+		method{"parentFrame", func(c goja.FunctionCall) goja.Value {
+			return r.frameObj(self(c, "frame.parentFrame").f.ParentFrame())
+		}},
+		method{"childFrames", func(c goja.FunctionCall) goja.Value {
+			return r.frames(self(c, "frame.childFrames").f.ChildFrames())
+		}},
+		method{"isDetached", func(c goja.FunctionCall) goja.Value {
+			return r.rt.ToValue(self(c, "frame.isDetached").f.IsDetached())
+		}},
+	)
+}
+
+// loopPredicate adapts a matcher that must run JS into a predicate
+// playwright-go can call from its own goroutines: the test runs on the
+// loop (which is pumping while the caller awaits) and the answer comes
+// back on a channel.
+func (r *Runtime) loopPredicate(m *urlMatcher) func(string) bool {
+	ctx := r.loop.Context()
+	return func(u string) bool {
+		ch := make(chan bool, 1)
+		r.loop.Enqueue(ctx, func() { ch <- m.matches(u) })
+		select {
+		case ok := <-ch:
+			return ok
+		case <-time.After(time.Minute):
+			return false // the VM stopped pumping: give up
+		}
+	}
+}
