@@ -117,7 +117,7 @@ func (w *worker) runAttempt(emit func(*messages.Envelope), tc *plannedCase, atte
 			worldErr = nil
 			ran = true
 		case st.hook != nil:
-			out, ran = w.hookStep(st, tc, world, state, startedID)
+			out, ran = w.hookStep(st, tc, world, state, startedID, attempt)
 		default:
 			out, ran = w.pickleStep(st, tc, world, state, startedID, emit)
 		}
@@ -159,9 +159,10 @@ func (w *worker) runAttempt(emit func(*messages.Envelope), tc *plannedCase, atte
 // hookStep runs a Before or After hook step. Before hooks are skipped once
 // the test case is skipping (a failure or a skip before them); After hooks
 // always run.
-func (w *worker) hookStep(st *plannedStep, tc *plannedCase, world *goja.Object, state *attemptState, startedID string) (jsbridge.Outcome, bool) {
+func (w *worker) hookStep(st *plannedStep, tc *plannedCase, world *goja.Object, state *attemptState, startedID string, attempt int) (jsbridge.Outcome, bool) {
 	isBefore := st.hook.Kind == jsbridge.Before
-	if w.run.opts.DryRun || w.run.interrupted() || (isBefore && (state.userSkipped || state.failedish)) {
+	// world is nil when its constructor failed: nothing can run then.
+	if world == nil || w.run.opts.DryRun || w.run.interrupted() || (isBefore && (state.userSkipped || state.failedish)) {
 		return jsbridge.Outcome{Status: messages.TestStepResultStatusSkipped}, false
 	}
 	arg := &jsbridge.HookArg{Pickle: tc.pickle, GherkinDocument: tc.feature.doc, TestCaseStartedID: startedID}
@@ -169,7 +170,7 @@ func (w *worker) hookStep(st *plannedStep, tc *plannedCase, world *goja.Object, 
 		r := state.worstResult
 		arg.Result = &r
 		arg.Error = state.failure
-		arg.WillBeRetried = state.worst == messages.TestStepResultStatusFailed && tc.retryable
+		arg.WillBeRetried = state.worst == messages.TestStepResultStatusFailed && tc.retryable && attempt < w.run.opts.Retry
 	}
 	reg := w.vm.Registry()
 	return w.vm.RunHook(reg.Hooks[st.hook.Index], world, arg, reg.TimeoutFor(st.hook.Timeout)), true

@@ -464,3 +464,21 @@ func TestExceptionOfTimeout(t *testing.T) {
 	}
 	var _ messages.Exception = *e
 }
+
+func TestWorldConstructorFailure(t *testing.T) {
+	s := newSuite(t, map[string]string{
+		"features/f.feature": "Feature: f\n  Scenario: s\n    Given pass\n    Given pass\n",
+		"steps/s.ts": statusSteps + `
+import { setWorldConstructor } from '@cucumber/cucumber'
+setWorldConstructor(class { constructor() { throw new Error('no world today') } })
+After(() => { throw new Error('must not run') })
+`,
+	})
+	s.run(Options{Strict: true})
+	if got := s.statuses(); len(got) != 1 || got[0] != "FAILED SKIPPED SKIPPED" {
+		t.Fatalf("statuses %v", got)
+	}
+	if msg := s.results()[0].Exception.GetMessage(); !strings.Contains(msg, "no world today") {
+		t.Fatalf("message %q", msg)
+	}
+}
