@@ -14,7 +14,7 @@ import (
 // case gets a lazily created context and page (this.page...), sharing one
 // browser that is launched when a step first needs it.
 func newEnvironment(cfg *config.Config) (runner.Environment, error) {
-	env, err := browserenv.New(cfg.Browser, browserenv.Options{Logf: browserLog, Prewarm: true})
+	env, err := browserenv.New(cfg.Browser, browserenv.Options{Logf: browserLog, Prewarm: os.Getenv("FD_NOPREWARM") == ""})
 	if err != nil {
 		return nil, fmt.Errorf("[browser]: %w", err)
 	}

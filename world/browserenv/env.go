@@ -14,6 +14,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"os"
 	"path/filepath"
 	"strconv"
 	"sync"
@@ -345,7 +346,7 @@ func (w *worker) EndTestCase(failed bool) []*messages.Attachment {
 	tm := cfg.TraceMode()
 	wantTrace := tm == world.ModeOn || (tm == world.ModeRetainOnFailure && failed)
 	wantShot := cfg.ScreenshotMode() == world.ModeOn
-	if !wantTrace && !wantShot {
+	if !wantTrace && !wantShot && os.Getenv("FD_SYNCCLOSE") == "" {
 		// Nothing to collect (the failure screenshot, if any, was taken
 		// when the step failed): close the context in the background, so
 		// the next test case starts now.
