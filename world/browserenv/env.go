@@ -14,7 +14,6 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
-	"os"
 	"path/filepath"
 	"strconv"
 	"sync"
@@ -37,9 +36,10 @@ const acquireTimeout = 2 * time.Minute
 // Environment is the browser world of a bdd run. It launches nothing until
 // a step touches the browser.
 type Environment struct {
-	launcher *world.Launcher
-	cfg      world.Config
-	logf     func(format string, args ...any)
+	launcher        *world.Launcher
+	cfg             world.Config
+	logf            func(format string, args ...any)
+	backgroundClose bool
 
 	// closing tracks contexts closed in the background after test cases
 	// that leave no artifact, so Close waits for them.
@@ -53,6 +53,10 @@ type Options struct {
 	// Prewarm prepares each worker's next context and page while its
 	// current test case runs, once the worker has used the browser.
 	Prewarm bool
+	// BackgroundClose closes a test case's context in the background when
+	// nothing is left to collect from it, so the next test case starts at
+	// once.
+	BackgroundClose bool
 }
 
 // New returns the Environment of a run with the [browser] configuration.
@@ -61,7 +65,7 @@ func New(cfg world.Config, opts Options) (*Environment, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Environment{launcher: l, cfg: cfg, logf: opts.Logf}, nil
+	return &Environment{launcher: l, cfg: cfg, logf: opts.Logf, backgroundClose: opts.BackgroundClose}, nil
 }
 
 // Launcher returns the Launcher behind the environment.
@@ -346,7 +350,7 @@ func (w *worker) EndTestCase(failed bool) []*messages.Attachment {
 	tm := cfg.TraceMode()
 	wantTrace := tm == world.ModeOn || (tm == world.ModeRetainOnFailure && failed)
 	wantShot := cfg.ScreenshotMode() == world.ModeOn
-	if !wantTrace && !wantShot && os.Getenv("FD_SYNCCLOSE") == "" {
+	if !wantTrace && !wantShot && w.env.backgroundClose {
 		// Nothing to collect (the failure screenshot, if any, was taken
 		// when the step failed): close the context in the background, so
 		// the next test case starts now.
