@@ -263,8 +263,8 @@ declare module '@playwright/test' {
     setDefaultTimeout(timeout: number): void
     setDefaultNavigationTimeout(timeout: number): void
     opener(): Promise<Page | null>
-    waitForRequest(urlOrPredicate: URLMatch | ((request: Request) => boolean | Promise<boolean>), options?: TimeoutOptions): Promise<Request>
-    waitForResponse(urlOrPredicate: URLMatch | ((response: Response) => boolean | Promise<boolean>), options?: TimeoutOptions): Promise<Response>
+    waitForRequest(urlOrPredicate: string | RegExp | ((request: Request) => boolean | Promise<boolean>), options?: TimeoutOptions): Promise<Request>
+    waitForResponse(urlOrPredicate: string | RegExp | ((response: Response) => boolean | Promise<boolean>), options?: TimeoutOptions): Promise<Response>
     /** @deprecated Use waitForURL. Resolves with null once the main frame navigated and loaded. */
     waitForNavigation(options?: { url?: URLMatch; waitUntil?: WaitUntil; timeout?: number }): Promise<null>
     waitForEvent<K extends keyof PageEvents>(event: K, optionsOrPredicate?: ((value: PageEvents[K]) => boolean | Promise<boolean>) | { predicate?: (value: PageEvents[K]) => boolean | Promise<boolean>; timeout?: number }): Promise<PageEvents[K]>
