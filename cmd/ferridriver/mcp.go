@@ -52,6 +52,16 @@ the client disconnects: persistent processes started by tools are killed.`,
 			if err != nil {
 				return &ExitError{Code: exitUsage, Err: err}
 			}
+			// The session's browser: launched when a tool or script first
+			// touches page/context, closed when the server stops.
+			browser, err := newScriptBrowser(p.cfg)
+			if err != nil {
+				return &ExitError{Code: exitUsage, Err: err}
+			}
+			defer browser.Close()
+			if err := srv.Session().SetBrowser(browser); err != nil {
+				return &ExitError{Code: exitUsage, Err: err}
+			}
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
 			if err := srv.Run(ctx, &sdk.StdioTransport{}); err != nil {

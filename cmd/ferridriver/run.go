@@ -85,6 +85,13 @@ func runScript(stdout, stderr io.Writer, configFile, script string, args []strin
 	// Closing the VM kills the persistent processes the script started.
 	defer vm.Close()
 	jsbridge.SetScriptCommands(vm, p.scriptCommands)
+	// page and context: one browser page for the script, launched on first use.
+	browser, err := newScriptBrowser(p.cfg)
+	if err != nil {
+		return &ExitError{Code: exitUsage, Err: err}
+	}
+	defer browser.Close()
+	jsbridge.SetBrowserProvider(vm, browser)
 	if errs := set.Load(vm); len(errs) > 0 {
 		for _, e := range errs {
 			fmt.Fprintln(stderr, "ferridriver: extension "+describeError(e))
