@@ -10,7 +10,7 @@ import (
 func TestScriptAndMCPHostsHaveAPage(t *testing.T) {
 	dir := t.TempDir()
 	writeFiles(t, dir, map[string]string{
-		"script.ts": "declare const page: any\nawait page.setContent('<h1>from a script</h1>')\nconsole.log(await page.locator('h1').textContent())\n",
+		"script.ts":        "declare const page: any\nawait page.setContent('<h1>from a script</h1>')\nconsole.log(await page.locator('h1').textContent())\n",
 		"ferridriver.toml": "extensions = [\"tools\"]\n",
 		"tools/page.ts": `defineTool({
   name: 'demo.heading',
