@@ -3,9 +3,9 @@ Feature: Slow content
   Web-first assertions wait for the page: no sleeps in the steps.
 
   Scenario: Content that appears after a delay
-    Given I open the slow page with a delay of 1500 ms
+    Given I open the slow page with a delay of 3000 ms
     Then the page shows a progress bar
-    And eventually the page shows "Loaded after 1500 ms"
+    And eventually the page shows "Loaded after 3000 ms"
     And the progress bar is gone
 
   Scenario: Waiting for an API response

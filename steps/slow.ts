@@ -6,6 +6,8 @@ Given('I open the slow page with a delay of {int} ms', async function (this: Dem
   await this.page.goto(`/slow.html?delay=${delay}`)
 })
 
+// The bar shows only until the delay has passed: the feature asks for 3 s
+// so that it is still there when a cold or busy machine gets here.
 Then('the page shows a progress bar', async function (this: DemoWorld) {
   await expect(this.page.getByRole('progressbar', { name: 'Loading' })).toBeVisible()
 })
