@@ -3,7 +3,6 @@ package formatters
 import (
 	"encoding/base64"
 	"fmt"
-	"io"
 	"strings"
 
 	"github.com/ferridriver/ferridriver/formatters/query"
@@ -12,7 +11,7 @@ import (
 
 func init() { Register("json", newJSON) }
 
-// jsonFormatter writes the legacy Cucumber JSON report of cucumber-js
+// newJSON writes the legacy Cucumber JSON report of cucumber-js
 // (features, elements, steps, hooks as hidden steps, embeddings in base64,
 // durations in nanoseconds, match locations), which report tools such as
 // multiple-cucumber-html-reporter read. It is written when the run ends.
@@ -22,44 +21,10 @@ func init() { Register("json", newJSON) }
 // gets its line, a failed step without a `message` gets the exception's
 // stack trace as error_message, and a step that never finished (an
 // interrupted run) is "skipped" rather than "unknown".
-type jsonFormatter struct {
-	out  io.Writer
-	q    *query.Query
-	done bool
-}
-
 func newJSON(o Options) (Formatter, error) {
-	return &jsonFormatter{out: o.Out, q: query.New()}, nil
-}
-
-func (f *jsonFormatter) Handle(e *messages.Envelope) error {
-	if f.done {
-		return nil
-	}
-	f.q.Update(e)
-	if e.TestRunFinished != nil {
-		return f.write()
-	}
-	return nil
-}
-
-func (f *jsonFormatter) Close() error {
-	if f.done {
-		return nil
-	}
-	return f.write()
-}
-
-func (f *jsonFormatter) write() error {
-	f.done = true
-	b, err := jsonStringify(cucumberJSON(f.q), "  ")
-	if err != nil {
-		return fmt.Errorf("encode json report: %w", err)
-	}
-	if _, err := f.out.Write(b); err != nil {
-		return fmt.Errorf("write json report: %w", err)
-	}
-	return nil
+	return newAtEnd(o.Out, "json report", func(q *query.Query) ([]byte, error) {
+		return jsonStringify(cucumberJSON(q), "  ")
+	}), nil
 }
 
 // The field order of these types is the key order cucumber-js writes.

@@ -2,7 +2,6 @@ package formatters
 
 import (
 	"fmt"
-	"io"
 	"sort"
 	"strings"
 	"time"
@@ -16,7 +15,7 @@ import (
 
 func init() { Register("junit", newJUnit) }
 
-// junitFormatter writes the JUnit XML report of @cucumber/junit-xml-formatter
+// newJUnit writes the JUnit XML report of @cucumber/junit-xml-formatter
 // (the one cucumber-js uses): for the same stream, the same bytes. It is
 // written when the run finishes (testRunFinished, or Close for a stream that
 // ended without one).
@@ -30,55 +29,22 @@ func init() { Register("junit", newJUnit) }
 //   - a test case that an interrupted run started but never finished, with
 //     no failed step so far, is <skipped> with a note saying so (the
 //     official formatter would report it as passed).
-type junitFormatter struct {
-	out           io.Writer
-	q             *query.Query
-	suiteName     string
-	testClassName *string
-	done          bool
-}
-
 func newJUnit(o Options) (Formatter, error) {
 	suite, err := optString(o.FormatOptions, "Cucumber", "junit", "suiteName")
 	if err != nil {
 		return nil, err
 	}
-	f := &junitFormatter{out: o.Out, q: query.New(), suiteName: suite}
+	var testClassName *string
 	if v, ok := lookup(o.FormatOptions, "junit", "testClassName"); ok && v != nil {
 		s, ok := v.(string)
 		if !ok {
 			return nil, fmt.Errorf("format option junit.testClassName: want a string, got %v", v)
 		}
-		f.testClassName = &s
+		testClassName = &s
 	}
-	return f, nil
-}
-
-func (f *junitFormatter) Handle(e *messages.Envelope) error {
-	if f.done {
-		return nil
-	}
-	f.q.Update(e)
-	if e.TestRunFinished != nil {
-		return f.write()
-	}
-	return nil
-}
-
-func (f *junitFormatter) Close() error {
-	if f.done {
-		return nil
-	}
-	return f.write()
-}
-
-func (f *junitFormatter) write() error {
-	f.done = true
-	doc := xmlDocument(junitReport(f.q, f.suiteName, f.testClassName))
-	if _, err := io.WriteString(f.out, doc); err != nil {
-		return fmt.Errorf("write junit report: %w", err)
-	}
-	return nil
+	return newAtEnd(o.Out, "junit report", func(q *query.Query) ([]byte, error) {
+		return []byte(xmlDocument(junitReport(q, suite, testClassName))), nil
+	}), nil
 }
 
 // junitReport builds the <testsuite> element.

@@ -2,7 +2,6 @@ package formatters
 
 import (
 	"fmt"
-	"io"
 	"strconv"
 	"strings"
 
@@ -12,19 +11,12 @@ import (
 
 func init() { Register("rerun", newRerun) }
 
-// rerunFormatter lists the scenarios that did not pass, as
+// newRerun lists the scenarios that did not pass, as
 // `path:line:line` per feature file (cucumber-js's `rerun`), so that
 // `ferridriver bdd @rerun.txt` runs them again. A scenario counts as not
 // passed when its final attempt's worst step is anything but passed,
 // including one that an interrupted run never finished. Option:
 // rerun.separator (default "\n") between files.
-type rerunFormatter struct {
-	out       io.Writer
-	q         *query.Query
-	separator string
-	done      bool
-}
-
 func newRerun(o Options) (Formatter, error) {
 	sep := "\n"
 	if v, ok := lookup(o.FormatOptions, "rerun", "separator"); ok && v != nil {
@@ -34,52 +26,34 @@ func newRerun(o Options) (Formatter, error) {
 		}
 		sep = s
 	}
-	return &rerunFormatter{out: o.Out, q: query.New(), separator: sep}, nil
+	return newAtEnd(o.Out, "rerun file", func(q *query.Query) ([]byte, error) {
+		return []byte(rerunList(q, sep)), nil
+	}), nil
 }
 
-func (r *rerunFormatter) Handle(e *messages.Envelope) error {
-	if r.done {
-		return nil
-	}
-	r.q.Update(e)
-	if e.TestRunFinished != nil {
-		return r.write()
-	}
-	return nil
-}
-
-func (r *rerunFormatter) Close() error {
-	if r.done {
-		return nil
-	}
-	return r.write()
-}
-
-func (r *rerunFormatter) write() error {
-	r.done = true
+// rerunList is the rerun report: path:line:line per feature file, the
+// files joined by separator.
+func rerunList(q *query.Query, separator string) string {
 	var uris []string
 	lines := map[string][]string{}
-	for _, tcs := range r.q.AllTestCaseStartedInStreamOrder() {
-		if !r.q.IsFinalAttempt(tcs) || attemptWorst(r.q, tcs) == messages.TestStepResultStatusPassed {
+	for _, tcs := range q.AllTestCaseStartedInStreamOrder() {
+		if !q.IsFinalAttempt(tcs) || attemptWorst(q, tcs) == messages.TestStepResultStatusPassed {
 			continue
 		}
-		p := r.q.PickleOf(tcs)
+		p := q.PickleOf(tcs)
 		if p == nil {
 			continue
 		}
 		if _, ok := lines[p.URI]; !ok {
 			uris = append(uris, p.URI)
 		}
-		lines[p.URI] = append(lines[p.URI], strconv.FormatInt(r.q.ScenarioLine(p), 10))
+		lines[p.URI] = append(lines[p.URI], strconv.FormatInt(q.ScenarioLine(p), 10))
 	}
 	parts := make([]string, len(uris))
 	for i, u := range uris {
 		parts[i] = u + ":" + strings.Join(lines[u], ":")
 	}
-	if _, err := io.WriteString(r.out, strings.Join(parts, r.separator)); err != nil {
-		return fmt.Errorf("write rerun file: %w", err)
-	}
-	return nil
+	return strings.Join(parts, separator)
 }
 
 // attemptWorst is the worst result of an attempt as cucumber-js computes it

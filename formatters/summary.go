@@ -2,7 +2,6 @@ package formatters
 
 import (
 	"fmt"
-	"io"
 	"strings"
 
 	"github.com/ferridriver/ferridriver/formatters/query"
@@ -11,54 +10,21 @@ import (
 
 func init() { Register("summary", newSummary) }
 
-// summaryFormatter prints, when the run ends, the non-passing scenarios
+// newSummary prints, when the run ends, the non-passing scenarios
 // (with feature file:line, the failing step and its error), undefined
 // parameter types, failed test run hooks, counts of scenarios and steps by
 // status, durations, the random seed of --order random, and the snippets
 // suggested for undefined steps (cucumber-js's `summary`, i.e. the
 // SummaryPrinter of @cucumber/pretty-formatter).
-type summaryFormatter struct {
-	out  io.Writer
-	q    *query.Query
-	t    term
-	opts terminalOptions
-	seed string
-	done bool
-}
-
 func newSummary(o Options) (Formatter, error) {
 	topts, err := resolveTerminalOptions(o)
 	if err != nil {
 		return nil, err
 	}
-	return &summaryFormatter{out: o.Out, q: query.New(), opts: topts, seed: o.Seed,
-		t: term{theme: topts.theme, st: topts.style}}, nil
-}
-
-func (s *summaryFormatter) Handle(e *messages.Envelope) error {
-	if s.done {
-		return nil
-	}
-	s.q.Update(e)
-	if e.TestRunFinished != nil {
-		return s.write()
-	}
-	return nil
-}
-
-func (s *summaryFormatter) Close() error {
-	if s.done {
-		return nil
-	}
-	return s.write()
-}
-
-func (s *summaryFormatter) write() error {
-	s.done = true
-	if _, err := io.WriteString(s.out, summary(s.q, s.t, s.opts.includeAttachments, s.seed)); err != nil {
-		return fmt.Errorf("write summary: %w", err)
-	}
-	return nil
+	t := term{theme: topts.theme, st: topts.style}
+	return newAtEnd(o.Out, "summary", func(q *query.Query) ([]byte, error) {
+		return []byte(summary(q, t, topts.includeAttachments, o.Seed)), nil
+	}), nil
 }
 
 // summary renders the end-of-run summary shared by summary, pretty,

@@ -2,7 +2,6 @@ package formatters
 
 import (
 	"fmt"
-	"io"
 	"math"
 	"sort"
 	"strconv"
@@ -15,60 +14,22 @@ import (
 	"github.com/ferridriver/ferridriver/messages"
 )
 
-func init() {
-	Register("usage", func(o Options) (Formatter, error) { return &usageFormatter{out: o.Out, q: query.New()}, nil })
-	Register("usage-json", func(o Options) (Formatter, error) {
-		return &usageFormatter{out: o.Out, q: query.New(), json: true}, nil
-	})
-}
-
-// usageFormatter reports, when the run ends, every step definition with
-// the steps that used it and how long they took, the slowest (by mean
+// usage and usage-json report, when the run ends, every step definition
+// with the steps that used it and how long they took, the slowest (by mean
 // duration) first, and unused definitions marked UNUSED: cucumber-js's
 // `usage` (a table) and `usage-json` (the same data as JSON). The JSON's
 // "code" is always "": the stream does not carry step definition source.
-type usageFormatter struct {
-	out  io.Writer
-	q    *query.Query
-	json bool
-	done bool
-}
-
-func (u *usageFormatter) Handle(e *messages.Envelope) error {
-	if u.done {
-		return nil
-	}
-	u.q.Update(e)
-	if e.TestRunFinished != nil {
-		return u.write()
-	}
-	return nil
-}
-
-func (u *usageFormatter) Close() error {
-	if u.done {
-		return nil
-	}
-	return u.write()
-}
-
-func (u *usageFormatter) write() error {
-	u.done = true
-	usage := stepUsage(u.q)
-	var out []byte
-	if u.json {
-		b, err := jsonStringify(usage, "  ")
-		if err != nil {
-			return fmt.Errorf("encode usage: %w", err)
-		}
-		out = b
-	} else {
-		out = []byte(usageTable(usage))
-	}
-	if _, err := u.out.Write(out); err != nil {
-		return fmt.Errorf("write usage: %w", err)
-	}
-	return nil
+func init() {
+	Register("usage", func(o Options) (Formatter, error) {
+		return newAtEnd(o.Out, "usage", func(q *query.Query) ([]byte, error) {
+			return []byte(usageTable(stepUsage(q))), nil
+		}), nil
+	})
+	Register("usage-json", func(o Options) (Formatter, error) {
+		return newAtEnd(o.Out, "usage", func(q *query.Query) ([]byte, error) {
+			return jsonStringify(stepUsage(q), "  ")
+		}), nil
+	})
 }
 
 // The field order is the key order of cucumber-js's usage-json.
