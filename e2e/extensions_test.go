@@ -265,6 +265,12 @@ check({ x: 5 });
 		"broken.ts":  `const x: number = ;`,
 		"argv.ts":    `console.log(JSON.stringify(args));`,
 		"forever.ts": `setInterval(() => {}, 50);`,
+		"unhandled.ts": `const late = Promise.reject(new Error("handled later"));
+await new Promise((r) => setTimeout(r, 10));
+await late.catch(() => console.log("caught late"));
+async function lost(): Promise<void> { throw new TypeError("nobody awaits this"); }
+lost();
+console.log("top level done");`,
 	})
 	res := ferridriver(t, dir, "run", "ok.ts", "--", srv.URL, "two")
 	if res.code != 0 {
@@ -309,6 +315,17 @@ check({ x: 5 });
 		t.Fatalf("--timeout: want exit 1, got %d %s", res.code, res.stderr)
 	}
 	wantContains(t, "--timeout", res.stderr, "timed out after 300 ms")
+	// A rejection nobody handles fails the script, as in Node; one handled
+	// late does not.
+	res = ferridriver(t, dir, "run", "unhandled.ts")
+	if res.code != 1 {
+		t.Fatalf("unhandled rejection: want exit 1, got %d\n%s\n%s", res.code, res.stdout, res.stderr)
+	}
+	wantContains(t, "unhandled rejection", res.stdout, "caught late", "top level done")
+	wantContains(t, "unhandled rejection", res.stderr, "unhandled promise rejection: TypeError: nobody awaits this", "at lost (unhandled.ts:4:")
+	if strings.Contains(res.stderr, "handled later") {
+		t.Fatalf("a rejection handled late is reported:\n%s", res.stderr)
+	}
 }
 
 func TestRunCommandLimits(t *testing.T) {

@@ -82,6 +82,46 @@ type VM struct {
 
 	interruptMu sync.Mutex
 	stopReason  atomic.Pointer[error]
+
+	// unhandled are the promises rejected with no handler attached, in
+	// rejection order (see UnhandledRejections).
+	unhandledMu sync.Mutex
+	unhandled   []*goja.Promise
+}
+
+// trackRejection keeps the promises rejected with no handler, as Node
+// does for its unhandledRejection check; a handler attached later takes
+// the promise off the list.
+func (vm *VM) trackRejection(p *goja.Promise, op goja.PromiseRejectionOperation) {
+	vm.unhandledMu.Lock()
+	defer vm.unhandledMu.Unlock()
+	switch op {
+	case goja.PromiseRejectionReject:
+		vm.unhandled = append(vm.unhandled, p)
+	case goja.PromiseRejectionHandle:
+		for i, q := range vm.unhandled {
+			if q == p {
+				vm.unhandled = append(vm.unhandled[:i], vm.unhandled[i+1:]...)
+				break
+			}
+		}
+	}
+}
+
+// UnhandledRejections returns the reasons of the promises that were
+// rejected and still have no handler (Node's unhandled rejections), mapped
+// to the source like any other error, and forgets them. Call it when the
+// loop is idle, e.g. after Loop().Drain.
+func (vm *VM) UnhandledRejections() []error {
+	vm.unhandledMu.Lock()
+	ps := vm.unhandled
+	vm.unhandled = nil
+	vm.unhandledMu.Unlock()
+	errs := make([]error, len(ps))
+	for i, p := range ps {
+		errs[i] = vm.errorFromValue(p.Result(), nil)
+	}
+	return errs
 }
 
 // Interrupt stops the VM for good: running JS is interrupted, pending
@@ -130,6 +170,7 @@ func NewVM(b *Bundle, opts VMOptions) (*VM, error) {
 	rt := goja.New()
 	rt.SetFieldNameMapper(goja.UncapFieldNameMapper())
 	vm := &VM{rt: rt, opts: opts, dir: opts.Dir, modules: map[string]goja.Value{}, locals: map[any]any{}, registry: newRegistry()}
+	rt.SetPromiseRejectionTracker(vm.trackRejection)
 	if b != nil && vm.dir == "" {
 		vm.dir = b.Dir
 	}

@@ -234,3 +234,42 @@ func TestDiscover(t *testing.T) {
 		t.Fatalf("got %v, want %v", rel, want)
 	}
 }
+
+// UnhandledRejections lists, once, the rejections that never got a
+// handler, and not those handled late or at once.
+func TestUnhandledRejections(t *testing.T) {
+	for _, tc := range []struct {
+		name, src string
+		want      []string
+	}{
+		{"none", `await Promise.resolve(1)`, nil},
+		{"caught at once", `Promise.reject(new Error("a")).catch(() => {})`, nil},
+		{"handled late", `const p = Promise.reject(new Error("late")); await new Promise((r) => setTimeout(r, 5)); await p.catch(() => {})`, nil},
+		{"lost async call", `(async () => { throw new TypeError("lost") })()`, []string{"TypeError: lost"}},
+		{"two, in order", `Promise.reject(new Error("one")); Promise.reject("two")`, []string{"Error: one", "Error: two"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			vm, _ := newTestVM(t, HostScript, map[string]string{"entry.ts": ""}, VMOptions{})
+			if _, err := eval(t, vm, tc.src); err != nil {
+				t.Fatal(err)
+			}
+			if !vm.Loop().Drain(time.Now().Add(5 * time.Second)) {
+				t.Fatal("loop did not drain")
+			}
+			var got []string
+			for _, err := range vm.UnhandledRejections() {
+				je, ok := err.(*JSError)
+				if !ok {
+					t.Fatalf("%T, want *JSError", err)
+				}
+				got = append(got, je.Type+": "+je.Message)
+			}
+			if strings.Join(got, "|") != strings.Join(tc.want, "|") {
+				t.Fatalf("got %q, want %q", got, tc.want)
+			}
+			if again := vm.UnhandledRejections(); len(again) != 0 {
+				t.Fatalf("reported twice: %v", again)
+			}
+		})
+	}
+}

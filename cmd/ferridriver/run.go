@@ -141,6 +141,14 @@ func runScript(stdout, stderr io.Writer, configFile, script string, args []strin
 		fmt.Fprintln(stderr, "ferridriver: "+describeError(err))
 		return &ExitError{Code: exitFailed}
 	}
+	// As in Node, a promise rejected with nobody to handle it fails the
+	// script, even though its top level completed.
+	if unhandled := vm.UnhandledRejections(); len(unhandled) > 0 {
+		for _, e := range unhandled {
+			fmt.Fprintln(stderr, "ferridriver: unhandled promise rejection: "+describeError(e))
+		}
+		return &ExitError{Code: exitFailed}
+	}
 	return nil
 }
 
