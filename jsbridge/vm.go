@@ -367,6 +367,8 @@ func (vm *VM) settle(v goja.Value, deadline time.Time, what string, timeout time
 		return nil, &TimeoutError{What: what, Ms: timeout.Milliseconds()}
 	}
 	if p.State() == goja.PromiseStateRejected {
+		// The caller gets the rejection: it is handled.
+		vm.trackRejection(p, goja.PromiseRejectionHandle)
 		if te, ok := p.Result().Export().(*TimeoutError); ok {
 			return nil, te
 		}

@@ -273,3 +273,15 @@ func TestUnhandledRejections(t *testing.T) {
 		})
 	}
 }
+
+// A rejection that Go awaits (a failing step, a throwing tool handler) is
+// handled by its caller, not left unhandled.
+func TestAwaitedRejectionIsHandled(t *testing.T) {
+	vm, _ := newTestVM(t, HostScript, map[string]string{"entry.ts": ""}, VMOptions{})
+	if _, err := eval(t, vm, `throw new Error("step failed")`); err == nil || !strings.Contains(err.Error(), "step failed") {
+		t.Fatalf("eval: %v", err)
+	}
+	if got := vm.UnhandledRejections(); len(got) != 0 {
+		t.Fatalf("awaited rejection reported as unhandled: %v", got)
+	}
+}
