@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -14,6 +13,7 @@ import (
 	"github.com/playwright-community/playwright-go"
 
 	"github.com/ferridriver/ferridriver/demoapp"
+	"github.com/ferridriver/ferridriver/internal/testenv"
 	"github.com/ferridriver/ferridriver/world"
 )
 
@@ -117,9 +117,7 @@ func TestLoginWithoutBrowser(t *testing.T) {
 
 // TestPagesInBrowser drives every page in a real headless Chromium.
 func TestPagesInBrowser(t *testing.T) {
-	if os.Getenv("FERRIDRIVER_SKIP_BROWSER") == "1" {
-		t.Skip("FERRIDRIVER_SKIP_BROWSER=1: skipping the browser tests of the demo app")
-	}
+	testenv.NeedBrowser(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	base, err := demoapp.Serve(ctx, "127.0.0.1:0")

@@ -15,29 +15,10 @@ import (
 	"time"
 
 	"github.com/ferridriver/ferridriver/internal/oracles"
+	"github.com/ferridriver/ferridriver/internal/testenv"
 )
 
 // Helpers of the browser end-to-end tests (example suite, init, robustness).
-
-// needBrowser skips only when FERRIDRIVER_SKIP_BROWSER=1: otherwise a
-// missing Chromium or driver fails the test (make test installs both).
-func needBrowser(t *testing.T) {
-	t.Helper()
-	if os.Getenv("FERRIDRIVER_SKIP_BROWSER") == "1" {
-		t.Skip("FERRIDRIVER_SKIP_BROWSER=1: this test needs Chromium and the Playwright driver")
-	}
-}
-
-// freePort returns a TCP port on 127.0.0.1 that nothing listens on.
-func freePort(t *testing.T) int {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().(*net.TCPAddr).Port
-}
 
 // portOpen reports whether something accepts connections on port.
 func portOpen(port int) bool {
@@ -140,7 +121,7 @@ func exampleSuite(t *testing.T) (dir string, port int) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	port = freePort(t)
+	port = testenv.FreePort(t)
 	s := string(cfg)
 	for _, want := range []string{"bin/ferridriver demo-server", "127.0.0.1:4173"} {
 		if !strings.Contains(s, want) {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/ferridriver/ferridriver/demoapp"
 	"github.com/ferridriver/ferridriver/internal/oracles"
+	"github.com/ferridriver/ferridriver/internal/testenv"
 	"github.com/ferridriver/ferridriver/messages"
 )
 
@@ -44,8 +45,8 @@ func failedSteps(envs []*messages.Envelope) []messages.TestStepResult {
 // step at once with Playwright's message; it does not hang until the 30 s
 // navigation timeout, and the next scenario runs normally.
 func TestNavigationToDeadPortFails(t *testing.T) {
-	needBrowser(t)
-	dead := strconv.Itoa(freePort(t))
+	testenv.NeedBrowser(t)
+	dead := strconv.Itoa(testenv.FreePort(t))
 	dir := t.TempDir()
 	writeFiles(t, dir, map[string]string{
 		"features/dead.feature": `Feature: dead port
@@ -120,8 +121,8 @@ Then('the heading reads {string}', async function (text: string) {
 // Ctrl-C in the middle of a browser suite: exit 130, reports complete and
 // valid, and no Chromium, driver or web server process survives.
 func TestInterruptLeavesNoBrowser(t *testing.T) {
-	needBrowser(t)
-	port := strconv.Itoa(freePort(t))
+	testenv.NeedBrowser(t)
+	port := strconv.Itoa(testenv.FreePort(t))
 	var b strings.Builder
 	b.WriteString("Feature: slow pages\n")
 	for i := range 40 {
@@ -208,7 +209,7 @@ Then('its content appears', async function () {
 // [[webServer]] starts the app before the first scenario and stops it (and
 // its whole process group) after the last one.
 func TestWebServerStartsAndStops(t *testing.T) {
-	port := freePort(t)
+	port := testenv.FreePort(t)
 	base := "http://127.0.0.1:" + strconv.Itoa(port)
 	dir := t.TempDir()
 	writeFiles(t, dir, map[string]string{

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/ferridriver/ferridriver/demoapp"
+	"github.com/ferridriver/ferridriver/internal/testenv"
 	"github.com/ferridriver/ferridriver/messages"
 )
 
@@ -146,7 +147,7 @@ Then('two soft assertions fail and the step goes on', async function () {
 `
 
 func TestBrowserBindingsThroughTheBinary(t *testing.T) {
-	needBrowser(t)
+	testenv.NeedBrowser(t)
 	base := demoServer(t)
 	dir := t.TempDir()
 	writeFiles(t, dir, map[string]string{
@@ -255,7 +256,7 @@ func TestBrowserBindingsThroughTheBinary(t *testing.T) {
 // launched in BeforeAll, each scenario makes its context and page in
 // Before and closes them in After, the World is a class. It runs unchanged.
 func TestCucumberJSPlaywrightPattern(t *testing.T) {
-	needBrowser(t)
+	testenv.NeedBrowser(t)
 	base := demoServer(t)
 	dir := t.TempDir()
 	writeFiles(t, dir, map[string]string{
@@ -319,7 +320,7 @@ Then('the heading is {string}', async function (text) {
 // A suite whose steps never touch the browser starts no browser and no
 // driver.
 func TestLogicOnlySuiteStartsNoBrowser(t *testing.T) {
-	needBrowser(t)
+	testenv.NeedBrowser(t)
 	dir := t.TempDir()
 	writeFiles(t, dir, map[string]string{
 		"features/logic.feature": `Feature: logic
@@ -365,7 +366,7 @@ Then('2 + 2 is 4', function () { expect(2 + 2).toBe(4) })
 // A browser killed during a test case fails that test case with a clear
 // message; the browser is relaunched and the next scenario passes.
 func TestBrowserCrashRecovery(t *testing.T) {
-	needBrowser(t)
+	testenv.NeedBrowser(t)
 	base := demoServer(t)
 	token := runToken(t)
 	// The step asks this server to kill the run's browser.
@@ -434,7 +435,7 @@ Then('the page still answers', async function () {
 
 // A tool handler called from a step gets the step's World page.
 func TestToolHandlerGetsTheWorldPage(t *testing.T) {
-	needBrowser(t)
+	testenv.NeedBrowser(t)
 	base := demoServer(t)
 	dir := t.TempDir()
 	writeFiles(t, dir, map[string]string{

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/ferridriver/ferridriver/internal/oracles"
+	"github.com/ferridriver/ferridriver/internal/testenv"
 )
 
 // junitSuite is what the tests read of a JUnit report (one <testsuite>,
@@ -42,7 +43,7 @@ func readJUnit(t *testing.T, path string) junitSuite {
 // progress output with its summary, and writes the JUnit and HTML reports
 // its config asks for.
 func TestExampleSuite(t *testing.T) {
-	needBrowser(t)
+	testenv.NeedBrowser(t)
 	dir, port := exampleSuite(t)
 	token := runToken(t)
 	res := ferridriverWithEnv(t, dir, []string{token}, "bdd")
@@ -133,10 +134,10 @@ When('a typo', async function () { await this.page.gotoo('/') })
 	})
 
 	t.Run("bdd", func(t *testing.T) {
-		needBrowser(t)
+		testenv.NeedBrowser(t)
 		// The scaffold serves the demo app on 4173; use a free port so that
 		// a developer's own demo server does not get in the way.
-		port := strconv.Itoa(freePort(t))
+		port := strconv.Itoa(testenv.FreePort(t))
 		cfg := strings.ReplaceAll(string(mustRead(t, filepath.Join(dir, "ferridriver.toml"))), "4173", port)
 		if !strings.Contains(cfg, binary+" demo-server") {
 			t.Fatalf("the [[webServer]] command does not run this ferridriver (%s):\n%s", binary, cfg)

@@ -14,6 +14,7 @@ import (
 	"github.com/ferridriver/ferridriver/formatters"
 	"github.com/ferridriver/ferridriver/formatters/query"
 	"github.com/ferridriver/ferridriver/internal/oracles"
+	"github.com/ferridriver/ferridriver/internal/testenv"
 	"github.com/ferridriver/ferridriver/messages"
 	"github.com/ferridriver/ferridriver/world"
 )
@@ -23,9 +24,7 @@ import (
 // the number of scenarios the page shows, and keeps a screenshot of each
 // under test-results/formatters/.
 func TestHTMLRendersInChromium(t *testing.T) {
-	if os.Getenv("FERRIDRIVER_SKIP_BROWSER") == "1" {
-		t.Skip("FERRIDRIVER_SKIP_BROWSER=1: skipping a test that needs a real Chromium and the Playwright driver")
-	}
+	testenv.NeedBrowser(t)
 	t.Setenv(formatters.EnvHTMLFormatter, filepath.Join(oracles.NodeModules(t), "@cucumber", "html-formatter"))
 	shots := filepath.Join(oracles.Root(), "test-results", "formatters")
 	if err := os.MkdirAll(shots, 0o755); err != nil {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/dop251/goja"
 
+	"github.com/ferridriver/ferridriver/internal/testenv"
 	"github.com/ferridriver/ferridriver/jsbridge/capability"
 )
 
@@ -210,7 +211,7 @@ func TestPersistentProcessSurvivesVMRebuild(t *testing.T) {
 		t.Fatal(err)
 	}
 	newVM := func() *VM {
-		vm, err := NewVM(nil, VMOptions{Host: HostMCP, Dir: dir, Stdout: &syncBuffer{}, Stderr: &syncBuffer{}})
+		vm, err := NewVM(nil, VMOptions{Host: HostMCP, Dir: dir, Stdout: &testenv.SyncBuffer{}, Stderr: &testenv.SyncBuffer{}})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,41 +1,23 @@
 package jsbridge
 
 import (
-	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/dop251/goja"
+
+	"github.com/ferridriver/ferridriver/internal/testenv"
 )
-
-// syncBuffer is a goroutine-safe bytes.Buffer for console output.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 // toolEnv is a project directory with extension files loaded in a VM.
 type toolEnv struct {
 	t    *testing.T
 	dir  string
 	vm   *VM
-	out  *syncBuffer
+	out  *testenv.SyncBuffer
 	errs []*FileError
 }
 
@@ -59,7 +41,7 @@ func newToolEnv(t *testing.T, files map[string]string, opts ...envOption) *toolE
 			t.Fatal(err)
 		}
 	}
-	out := &syncBuffer{}
+	out := &testenv.SyncBuffer{}
 	o := VMOptions{Host: HostMCP, Dir: dir, Stdout: out, Stderr: out}
 	for _, f := range opts {
 		f(&o)

@@ -5,10 +5,11 @@ package world
 import (
 	"context"
 	"fmt"
-	"os"
 	"testing"
 
 	"github.com/playwright-community/playwright-go"
+
+	"github.com/ferridriver/ferridriver/internal/testenv"
 )
 
 // BenchmarkScenario is one browser test case of the benchmark suite's shape
@@ -17,9 +18,7 @@ import (
 //
 //	go test -run '^$' -bench Scenario -benchtime 30x ./world/
 func BenchmarkScenario(b *testing.B) {
-	if os.Getenv("FERRIDRIVER_SKIP_BROWSER") == "1" {
-		b.Skip("FERRIDRIVER_SKIP_BROWSER=1")
-	}
+	testenv.NeedBrowser(b)
 	for _, prewarm := range []bool{false, true} {
 		b.Run(fmt.Sprintf("prewarm=%v", prewarm), func(b *testing.B) {
 			base := demoB(b)

@@ -13,15 +13,6 @@ import (
 	"github.com/ferridriver/ferridriver/demoapp"
 )
 
-// requireBrowser skips only when FERRIDRIVER_SKIP_BROWSER=1; otherwise a
-// missing browser or driver makes the test fail loudly.
-func requireBrowser(t *testing.T) {
-	t.Helper()
-	if os.Getenv("FERRIDRIVER_SKIP_BROWSER") == "1" {
-		t.Skip("FERRIDRIVER_SKIP_BROWSER=1: skipping a test that needs a real Chromium and the Playwright driver")
-	}
-}
-
 // demo serves the demo app for the duration of the test.
 func demo(t *testing.T) string {
 	t.Helper()

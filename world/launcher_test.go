@@ -15,10 +15,12 @@ import (
 	"time"
 
 	"github.com/playwright-community/playwright-go"
+
+	"github.com/ferridriver/ferridriver/internal/testenv"
 )
 
 func TestLazyLaunchStartsNothing(t *testing.T) {
-	requireBrowser(t)
+	testenv.NeedBrowser(t)
 	l := newLauncher(t, Config{}, Options{AutoPrewarm: true})
 	before := driverChildren()
 	for i := 0; i < 3; i++ {
@@ -42,7 +44,7 @@ func TestLazyLaunchStartsNothing(t *testing.T) {
 }
 
 func TestSharedBrowserConcurrentSessions(t *testing.T) {
-	requireBrowser(t)
+	testenv.NeedBrowser(t)
 	base := demo(t)
 	l := newLauncher(t, Config{BaseURL: base}, Options{})
 	ctx := context.Background()
@@ -84,7 +86,7 @@ func TestSharedBrowserConcurrentSessions(t *testing.T) {
 }
 
 func TestPerWorkerBrowsers(t *testing.T) {
-	requireBrowser(t)
+	testenv.NeedBrowser(t)
 	l := newLauncher(t, Config{PerWorker: true}, Options{})
 	ctx := context.Background()
 	b0, err := l.Browser(ctx, 0)
@@ -104,7 +106,7 @@ func TestPerWorkerBrowsers(t *testing.T) {
 }
 
 func TestContextIsolation(t *testing.T) {
-	requireBrowser(t)
+	testenv.NeedBrowser(t)
 	base := demo(t)
 	l := newLauncher(t, Config{BaseURL: base}, Options{AutoPrewarm: true})
 	ctx := context.Background()
@@ -159,7 +161,7 @@ func TestContextIsolation(t *testing.T) {
 }
 
 func TestContextOptionsApplied(t *testing.T) {
-	requireBrowser(t)
+	testenv.NeedBrowser(t)
 	base := demo(t)
 	nav := 7000.0
 	l := newLauncher(t, Config{
@@ -191,7 +193,7 @@ func TestContextOptionsApplied(t *testing.T) {
 }
 
 func TestDefaultViewport(t *testing.T) {
-	requireBrowser(t)
+	testenv.NeedBrowser(t)
 	l := newLauncher(t, Config{}, Options{})
 	s := l.NewSession(0, "default viewport")
 	defer s.Close(false)
@@ -206,7 +208,7 @@ func TestDefaultViewport(t *testing.T) {
 }
 
 func TestScreenshotOnFailure(t *testing.T) {
-	requireBrowser(t)
+	testenv.NeedBrowser(t)
 	base := demo(t)
 	l := newLauncher(t, Config{BaseURL: base}, Options{})
 	ctx := context.Background()
@@ -232,7 +234,7 @@ func TestScreenshotOnFailure(t *testing.T) {
 }
 
 func TestTraceRetainOnFailure(t *testing.T) {
-	requireBrowser(t)
+	testenv.NeedBrowser(t)
 	base := demo(t)
 	l := newLauncher(t, Config{BaseURL: base, Trace: ModeRetainOnFailure, Screenshot: ModeOff}, Options{})
 	ctx := context.Background()
@@ -262,7 +264,7 @@ func TestTraceRetainOnFailure(t *testing.T) {
 }
 
 func TestCrashRecovery(t *testing.T) {
-	requireBrowser(t)
+	testenv.NeedBrowser(t)
 	base := demo(t)
 	l := newLauncher(t, Config{BaseURL: base}, Options{AutoPrewarm: true})
 	ctx := context.Background()
@@ -309,7 +311,7 @@ func TestCrashRecovery(t *testing.T) {
 }
 
 func TestDriverCrashRecovery(t *testing.T) {
-	requireBrowser(t)
+	testenv.NeedBrowser(t)
 	base := demo(t)
 	l := newLauncher(t, Config{BaseURL: base}, Options{})
 	ctx := context.Background()
@@ -350,7 +352,7 @@ func TestDriverCrashRecovery(t *testing.T) {
 }
 
 func TestCloseLeavesNoProcesses(t *testing.T) {
-	requireBrowser(t)
+	testenv.NeedBrowser(t)
 	l, err := NewLauncher(Config{OutputDir: t.TempDir()}, Options{AutoPrewarm: true})
 	if err != nil {
 		t.Fatal(err)
@@ -405,7 +407,7 @@ func TestCloseLeavesNoProcesses(t *testing.T) {
 }
 
 func TestPrewarmedSession(t *testing.T) {
-	requireBrowser(t)
+	testenv.NeedBrowser(t)
 	base := demo(t)
 	l := newLauncher(t, Config{BaseURL: base}, Options{AutoPrewarm: true})
 	ctx := context.Background()
@@ -450,7 +452,7 @@ func TestPrewarmedSession(t *testing.T) {
 }
 
 func TestRequestWithoutBrowser(t *testing.T) {
-	requireBrowser(t)
+	testenv.NeedBrowser(t)
 	base := demo(t)
 	l := newLauncher(t, Config{BaseURL: base}, Options{})
 	s := l.NewSession(0, "api")
@@ -474,7 +476,7 @@ func TestRequestWithoutBrowser(t *testing.T) {
 }
 
 func TestLaunchTimings(t *testing.T) {
-	requireBrowser(t)
+	testenv.NeedBrowser(t)
 	base := demo(t)
 	l := newLauncher(t, Config{BaseURL: base}, Options{})
 	ctx := context.Background()

@@ -11,17 +11,11 @@ import (
 	"github.com/dop251/goja"
 
 	"github.com/ferridriver/ferridriver/demoapp"
+	"github.com/ferridriver/ferridriver/internal/testenv"
 	"github.com/ferridriver/ferridriver/jsbridge"
 	"github.com/ferridriver/ferridriver/messages"
 	"github.com/ferridriver/ferridriver/world"
 )
-
-func requireBrowser(t *testing.T) {
-	t.Helper()
-	if os.Getenv("FERRIDRIVER_SKIP_BROWSER") == "1" {
-		t.Skip("FERRIDRIVER_SKIP_BROWSER=1: skipping a test that needs a real Chromium and the Playwright driver")
-	}
-}
 
 // project bundles src as the step file of a VM, returns the VM with the
 // environment's worker attached.
@@ -75,7 +69,7 @@ func eval(t *testing.T, vm *jsbridge.VM, this goja.Value, src string) goja.Value
 }
 
 func TestWorldPropertiesAreLazy(t *testing.T) {
-	requireBrowser(t)
+	testenv.NeedBrowser(t)
 	env, vm, w := project(t, world.Config{BaseURL: "http://127.0.0.1:9"}, `
 const { setWorldConstructor, World } = require('@cucumber/cucumber')
 class MyWorld extends World {
@@ -108,7 +102,7 @@ setWorldConstructor(MyWorld)
 }
 
 func TestPageAndScreenshots(t *testing.T) {
-	requireBrowser(t)
+	testenv.NeedBrowser(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	base, err := demoapp.Serve(ctx, "127.0.0.1:0")
@@ -138,7 +132,7 @@ func TestPageAndScreenshots(t *testing.T) {
 }
 
 func TestScriptBrowser(t *testing.T) {
-	requireBrowser(t)
+	testenv.NeedBrowser(t)
 	sb, err := NewScriptBrowser(world.Config{OutputDir: t.TempDir()}, Options{Logf: t.Logf})
 	if err != nil {
 		t.Fatal(err)

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ferridriver/ferridriver/internal/testenv"
 )
 
 func touchExe(t *testing.T, path string) string {
@@ -97,9 +99,7 @@ func TestBrowserDiscovery(t *testing.T) {
 }
 
 func TestBrowserDiscoveryOnThisMachine(t *testing.T) {
-	if os.Getenv("FERRIDRIVER_SKIP_BROWSER") == "1" {
-		t.Skip("FERRIDRIVER_SKIP_BROWSER=1: not checking for an installed browser")
-	}
+	testenv.NeedBrowser(t)
 	b, err := FindBrowser(BrowserQuery{})
 	if err != nil {
 		t.Fatalf("no browser on this machine (scripts/setup-browser.sh installs one): %v", err)

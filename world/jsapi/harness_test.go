@@ -14,6 +14,7 @@ import (
 	"github.com/playwright-community/playwright-go"
 
 	"github.com/ferridriver/ferridriver/demoapp"
+	"github.com/ferridriver/ferridriver/internal/testenv"
 	"github.com/ferridriver/ferridriver/jsbridge"
 	"github.com/ferridriver/ferridriver/world"
 	"github.com/ferridriver/ferridriver/world/jsapi"
@@ -45,9 +46,7 @@ func TestMain(m *testing.M) {
 // FERRIDRIVER_SKIP_BROWSER=1.
 func requireBrowser(t testing.TB) (*world.Launcher, string) {
 	t.Helper()
-	if os.Getenv("FERRIDRIVER_SKIP_BROWSER") == "1" {
-		t.Skip("FERRIDRIVER_SKIP_BROWSER=1: skipping a test that needs a real Chromium and the Playwright driver")
-	}
+	testenv.NeedBrowser(t)
 	shared.once.Do(func() {
 		shared.demo, shared.err = demoapp.Serve(context.Background(), "127.0.0.1:0")
 		if shared.err != nil {

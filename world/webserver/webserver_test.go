@@ -3,7 +3,6 @@
 package webserver
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"net"
@@ -15,12 +14,12 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/ferridriver/ferridriver/demoapp"
+	"github.com/ferridriver/ferridriver/internal/testenv"
 )
 
 // When the test binary runs with this variable set it acts as a
@@ -44,34 +43,6 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-func freePort(t *testing.T) int {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().(*net.TCPAddr).Port
-}
-
-// syncBuffer is a bytes.Buffer safe for the server's output goroutines.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 func alive(pid int) bool {
 	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
 	if err != nil {
@@ -83,9 +54,9 @@ func alive(pid int) bool {
 }
 
 func TestStartDemoServerCommand(t *testing.T) {
-	port := freePort(t)
+	port := testenv.FreePort(t)
 	url := fmt.Sprintf("http://127.0.0.1:%d", port)
-	var out syncBuffer
+	var out testenv.SyncBuffer
 	start := time.Now()
 	s, err := Start(context.Background(), Config{
 		Command: "exec " + strconv.Quote(os.Args[0]),
@@ -129,10 +100,10 @@ func TestStartPythonHTTPServerAndKillGroup(t *testing.T) {
 		t.Fatal(err)
 	}
 	pidFile := filepath.Join(dir, "sleep.pid")
-	port := freePort(t)
+	port := testenv.FreePort(t)
 	// A background grandchild: Stop must reach it through the process group.
 	cmd := fmt.Sprintf("sleep 300 & echo $! > %s; python3 -m http.server %d --bind 127.0.0.1", pidFile, port)
-	s, err := Start(context.Background(), Config{Command: cmd, URL: fmt.Sprintf("http://127.0.0.1:%d/", port), Cwd: dir, Timeout: 20000}, Options{Output: &syncBuffer{}})
+	s, err := Start(context.Background(), Config{Command: cmd, URL: fmt.Sprintf("http://127.0.0.1:%d/", port), Cwd: dir, Timeout: 20000}, Options{Output: &testenv.SyncBuffer{}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -189,14 +160,14 @@ func TestReuseExistingServer(t *testing.T) {
 }
 
 func TestTimeout(t *testing.T) {
-	port := freePort(t)
+	port := testenv.FreePort(t)
 	dir := t.TempDir()
 	pidFile := filepath.Join(dir, "pid")
 	start := time.Now()
 	_, err := Start(context.Background(), Config{
 		Command: "echo $$ > " + pidFile + "; echo starting >&2; exec sleep 60",
 		URL:     fmt.Sprintf("http://127.0.0.1:%d", port), Timeout: 600,
-	}, Options{Output: &syncBuffer{}})
+	}, Options{Output: &testenv.SyncBuffer{}})
 	if err == nil {
 		t.Fatal("want a timeout error")
 	}
@@ -216,8 +187,8 @@ func TestTimeout(t *testing.T) {
 
 func TestCommandExitsEarly(t *testing.T) {
 	_, err := Start(context.Background(), Config{
-		Command: "echo boom >&2; exit 3", URL: fmt.Sprintf("http://127.0.0.1:%d", freePort(t)),
-	}, Options{Output: &syncBuffer{}})
+		Command: "echo boom >&2; exit 3", URL: fmt.Sprintf("http://127.0.0.1:%d", testenv.FreePort(t)),
+	}, Options{Output: &testenv.SyncBuffer{}})
 	if err == nil || !strings.Contains(err.Error(), "exit status 3") || !strings.Contains(err.Error(), "boom") {
 		t.Errorf("want an exit status 3 error with stderr, got %v", err)
 	}
@@ -284,12 +255,12 @@ func TestValidate(t *testing.T) {
 }
 
 func TestStartAllStopsStartedOnFailure(t *testing.T) {
-	port := freePort(t)
+	port := testenv.FreePort(t)
 	url := fmt.Sprintf("http://127.0.0.1:%d", port)
 	_, err := StartAll(context.Background(), []Config{
 		{Command: "exec " + strconv.Quote(os.Args[0]), URL: url, Env: map[string]string{serveEnv: fmt.Sprintf("127.0.0.1:%d", port)}},
-		{Command: "exit 1", URL: fmt.Sprintf("http://127.0.0.1:%d", freePort(t))},
-	}, Options{Output: &syncBuffer{}})
+		{Command: "exit 1", URL: fmt.Sprintf("http://127.0.0.1:%d", testenv.FreePort(t))},
+	}, Options{Output: &testenv.SyncBuffer{}})
 	if err == nil {
 		t.Fatal("want the second server's error")
 	}
