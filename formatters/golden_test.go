@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/ferridriver/ferridriver/internal/oracles"
 )
 
 // goldenSamples are the CCK samples whose renderings are kept under
@@ -43,7 +45,7 @@ func TestGolden(t *testing.T) {
 			if !ok {
 				t.Fatalf("no CCK sample %s", sample)
 			}
-			envs := readStream(t, path)
+			envs := oracles.ReadStream(t, path)
 			check(t, filepath.Join("testdata", "golden", tc.dir, sample+".txt"), render(t, tc.format, tc.o, envs))
 			if sample == "examples-tables" || sample == "hooks" {
 				cut, _ := truncate(envs, rand.New(rand.NewSource(7)))

@@ -39,20 +39,6 @@ func cckStreams(t testing.TB) []cckStream {
 	return out
 }
 
-func readStream(t testing.TB, path string) []*messages.Envelope {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	envs, err := messages.ReadAll(f, path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return envs
-}
-
 // render runs one registered format over envs and returns what it wrote.
 func render(t testing.TB, format string, o Options, envs []*messages.Envelope) []byte {
 	t.Helper()

@@ -84,16 +84,7 @@ func cck(t *testing.T, sample string) []*messages.Envelope {
 	if n := len(sample) - len("-interrupted"); n > 0 && sample[n:] == "-interrupted" {
 		name, interrupted = sample[:n], true
 	}
-	path := filepath.Join(oracles.CCKFeatures(t), name, name+".ndjson")
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	envs, err := messages.ReadAll(f, path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	envs := oracles.CCKStream(t, name)
 	if !interrupted {
 		return envs
 	}

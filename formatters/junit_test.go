@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"regexp"
 	"testing"
+
+	"github.com/ferridriver/ferridriver/internal/oracles"
 )
 
 // uniqueSuffix is what our junit appends to the name of a test case whose
@@ -23,7 +25,7 @@ func TestJUnitMatchesOfficialFormatter(t *testing.T) {
 		}
 		same, renamed := 0, 0
 		for _, s := range cckStreams(t) {
-			got := render(t, "junit", Options{FormatOptions: fo}, readStream(t, s.path))
+			got := render(t, "junit", Options{FormatOptions: fo}, oracles.ReadStream(t, s.path))
 			switch {
 			case bytes.Equal(want[s.name], got):
 				same++

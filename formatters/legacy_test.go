@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"reflect"
 	"testing"
+
+	"github.com/ferridriver/ferridriver/internal/oracles"
 )
 
 // withoutRuleTagLines drops from got the "line" of every tag that has none
@@ -68,7 +70,7 @@ func TestLegacyFormatsMatchCucumberJS(t *testing.T) {
 			}
 			same, tagLines := 0, 0
 			for _, s := range cckStreams(t) {
-				got := render(t, tc.format, Options{FormatOptions: fo}, readStream(t, s.path))
+				got := render(t, tc.format, Options{FormatOptions: fo}, oracles.ReadStream(t, s.path))
 				switch {
 				case bytes.Equal(want[s.name], got):
 					same++

@@ -3,6 +3,8 @@ package formatters
 import (
 	"bytes"
 	"testing"
+
+	"github.com/ferridriver/ferridriver/internal/oracles"
 )
 
 // TestTerminalFormatsMatchOfficial compares pretty, progress and summary
@@ -43,7 +45,7 @@ func TestTerminalFormatsMatchOfficial(t *testing.T) {
 			}
 			same := 0
 			for _, s := range cckStreams(t) {
-				got := render(t, tc.format, Options{Color: tc.color, FormatOptions: fo}, readStream(t, s.path))
+				got := render(t, tc.format, Options{Color: tc.color, FormatOptions: fo}, oracles.ReadStream(t, s.path))
 				if want := official[s.name]; !bytes.Equal(want, got) {
 					t.Errorf("%s: %s differs from cucumber-js: %s", s.name, tc.format, diff(want, got))
 					continue

@@ -32,7 +32,7 @@ type testStream struct {
 func testStreams(t *testing.T) []testStream {
 	var out []testStream
 	for i, s := range cckStreams(t) {
-		envs := readStream(t, s.path)
+		envs := oracles.ReadStream(t, s.path)
 		out = append(out, testStream{s.name, envs})
 		rng := rand.New(rand.NewSource(int64(i + 1)))
 		if cut, ok := truncate(envs, rng); ok {
@@ -235,7 +235,7 @@ func TestHTMLMissingPackageFailsAlone(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, e := range readStream(t, cckStreams(t)[0].path) {
+	for _, e := range oracles.ReadStream(t, cckStreams(t)[0].path) {
 		set.Handle(e)
 	}
 	set.Close()
@@ -277,7 +277,7 @@ func (brokenWriter) Write([]byte) (int, error) { return 0, io.ErrClosedPipe }
 // Handle or Close (the Set then reports it and drops only that format).
 func TestWriteErrorsAreReturned(t *testing.T) {
 	t.Setenv(EnvHTMLFormatter, filepath.Join(oracles.NodeModules(t), "@cucumber", "html-formatter"))
-	envs := readStream(t, filepath.Join(oracles.CCKFeatures(t), "examples-tables", "examples-tables.ndjson"))
+	envs := oracles.CCKStream(t, "examples-tables")
 	for _, name := range Names() {
 		if strings.HasPrefix(name, "test-") {
 			continue

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
@@ -14,21 +13,6 @@ import (
 	"github.com/ferridriver/ferridriver/internal/oracles"
 	"github.com/ferridriver/ferridriver/messages"
 )
-
-func read(t *testing.T, sample string) []*messages.Envelope {
-	t.Helper()
-	path := filepath.Join(oracles.CCKFeatures(t), sample, sample+".ndjson")
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	envs, err := messages.ReadAll(f, path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return envs
-}
 
 var idKeys = map[string]bool{
 	"id": true, "pickleId": true, "astNodeId": true, "astNodeIds": true, "pickleStepId": true, "hookId": true,
@@ -137,7 +121,7 @@ func render(t *testing.T, format string, envs []*messages.Envelope) string {
 func TestShardsMergeIntoTheWholeRun(t *testing.T) {
 	for _, sample := range []string{"examples-tables", "rules", "hooks", "attachments", "retry", "undefined", "global-hooks", "multiple-features"} {
 		t.Run(sample, func(t *testing.T) {
-			whole := read(t, sample)
+			whole := oracles.CCKStream(t, sample)
 			merged, err := merge.Streams(shard(t, whole, 3)...)
 			if err != nil {
 				t.Fatal(err)
@@ -191,7 +175,7 @@ func sortedUsage(t *testing.T, s string) string {
 }
 
 func TestMergeRules(t *testing.T) {
-	whole := read(t, "minimal")
+	whole := oracles.CCKStream(t, "minimal")
 	if got, _ := merge.Streams(whole); len(got) != len(whole) || got[0] != whole[0] {
 		t.Error("a single stream must pass through unchanged")
 	}

@@ -1,8 +1,6 @@
 package query
 
 import (
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/ferridriver/ferridriver/internal/oracles"
@@ -11,16 +9,7 @@ import (
 
 func load(t *testing.T, sample string) *Query {
 	t.Helper()
-	path := filepath.Join(oracles.CCKFeatures(t), sample, sample+".ndjson")
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	envs, err := messages.ReadAll(f, path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	envs := oracles.CCKStream(t, sample)
 	q := New()
 	for _, e := range envs {
 		q.Update(e)

@@ -13,6 +13,8 @@ import (
 	"testing"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/ferridriver/ferridriver/messages"
 )
 
 // Root returns the repository root (the directory holding go.mod).
@@ -80,4 +82,25 @@ func ValidateEnvelopeJSON(t testing.TB, line []byte) error {
 		return fmt.Errorf("not JSON: %w", err)
 	}
 	return MessageSchema(t).Validate(inst)
+}
+
+// ReadStream reads the NDJSON message stream at path.
+func ReadStream(t testing.TB, path string) []*messages.Envelope {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	envs, err := messages.ReadAll(f, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return envs
+}
+
+// CCKStream reads the message stream the kit expects for sample.
+func CCKStream(t testing.TB, sample string) []*messages.Envelope {
+	t.Helper()
+	return ReadStream(t, filepath.Join(CCKFeatures(t), sample, sample+".ndjson"))
 }
