@@ -71,7 +71,7 @@ func (vm *VM) commandsObject(owner *ToolFrame) *goja.Object {
 		if err != nil {
 			return nil, err
 		}
-		return vm.fromJSON(string(b)), nil
+		return vm.FromJSON(string(b)), nil
 	}
 	o.Set("run", func(call goja.FunctionCall) goja.Value {
 		n, vs := name("run", call), vars("run", call.Argument(1))

@@ -76,6 +76,10 @@ func (vm *VM) toJSError(err error) error {
 	return err
 }
 
+// ErrorOf describes a thrown or rejected JS value as a *JSError, its stack
+// mapped to the user's sources.
+func (vm *VM) ErrorOf(v goja.Value) *JSError { return vm.errorFromValue(v, nil) }
+
 // errorFromValue describes a thrown/rejected value. exc, when known, gives
 // the throw site's stack for values that are not Error objects.
 func (vm *VM) errorFromValue(v goja.Value, exc *goja.Exception) *JSError {

@@ -157,7 +157,7 @@ func (vm *VM) pluginCall(name string, args goja.Value) goja.Value {
 	s := "{}"
 	if args != nil && !goja.IsUndefined(args) {
 		var err error
-		s, err = vm.jsonString(args)
+		s, err = vm.JSONString(args)
 		if err != nil {
 			panic(vm.rt.NewTypeError(fmt.Sprintf("plugins[%q]: the arguments are %v", name, err)))
 		}
@@ -211,7 +211,7 @@ func (vm *VM) startCall(caller context.Context, def *ToolDef, args string, paren
 			c.abandon(terr, vm.newError("TimeoutError", terr.Error(), "ERR_TOOL_TIMEOUT"))
 		})
 	}
-	ctxObj := vm.handlerContext(c.frame, vm.fromJSON(args), signal)
+	ctxObj := vm.handlerContext(c.frame, vm.FromJSON(args), signal)
 	var ret goja.Value
 	var err error
 	timedOut := false
@@ -283,7 +283,7 @@ func (c *toolCall) succeed(v goja.Value) {
 	if c.settled {
 		return
 	}
-	s, err := c.vm.jsonString(v)
+	s, err := c.vm.JSONString(v)
 	if err != nil {
 		e := fmt.Errorf("tool %q returned a value that is %v", c.def.Name, err)
 		c.fail(e, c.vm.newError("TypeError", e.Error(), "ERR_TOOL_RESULT"))
@@ -292,7 +292,7 @@ func (c *toolCall) succeed(v goja.Value) {
 	c.settled = true
 	c.cleanup()
 	c.result = s
-	c.resolve(c.vm.fromJSON(s))
+	c.resolve(c.vm.FromJSON(s))
 }
 
 // fail rejects the call with the JS value jsErr (err is its Go form).

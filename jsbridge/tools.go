@@ -326,7 +326,7 @@ func (vm *VM) defineToolFunc(call goja.FunctionCall) goja.Value {
 		def.Allow, _ = capability.ParseAllow(nil)
 	}
 	if v := get("inputSchema"); v != nil {
-		s, err := vm.jsonString(v)
+		s, err := vm.JSONString(v)
 		if err != nil || s == "" {
 			failTool("inputSchema must be a JSON Schema (an object or a boolean): %v", err)
 		}
@@ -337,7 +337,7 @@ func (vm *VM) defineToolFunc(call goja.FunctionCall) goja.Value {
 		def.InputSchema, def.schema = json.RawMessage(s), sch
 	}
 	if v := get("annotations"); v != nil {
-		s, err := vm.jsonString(v)
+		s, err := vm.JSONString(v)
 		if err != nil || !strings.HasPrefix(s, "{") {
 			failTool("annotations must be an object")
 		}
@@ -406,10 +406,11 @@ func numberOf(v goja.Value) (float64, bool) {
 	return 0, false
 }
 
-// jsonString serialises v with the JSON.stringify captured before user
-// code ran. It returns "" for values JSON cannot represent (undefined, a
-// function), and an error for cycles and BigInts.
-func (vm *VM) jsonString(v goja.Value) (string, error) {
+// JSONString serialises v with the JSON.stringify captured before user
+// code ran (so user code replacing JSON.stringify changes nothing). It
+// returns "" for values JSON cannot represent (undefined, a function), and
+// an error for cycles and BigInts.
+func (vm *VM) JSONString(v goja.Value) (string, error) {
 	out, err := vm.toolsOf().stringify(goja.Undefined(), v)
 	if err != nil {
 		err = vm.toJSError(err)
@@ -427,7 +428,7 @@ func (vm *VM) jsonString(v goja.Value) (string, error) {
 // jsonValue is v as decoded JSON (map[string]any, []any, float64...): what
 // capability.ParseAllow and friends expect.
 func (vm *VM) jsonValue(v goja.Value) (any, error) {
-	s, err := vm.jsonString(v)
+	s, err := vm.JSONString(v)
 	if err != nil {
 		return nil, err
 	}
@@ -441,8 +442,10 @@ func (vm *VM) jsonValue(v goja.Value) (any, error) {
 	return out, nil
 }
 
-// fromJSON parses JSON text into a fresh JS value ("" is undefined).
-func (vm *VM) fromJSON(s string) goja.Value {
+// FromJSON parses JSON text into a fresh JS value ("" is undefined) with
+// the JSON.parse captured before user code ran. It panics with a JS
+// exception on malformed text: call it from JS-facing code.
+func (vm *VM) FromJSON(s string) goja.Value {
 	if s == "" {
 		return goja.Undefined()
 	}

@@ -12,7 +12,6 @@
     }
   }
 
-  function rethrow(e) { throw e; }
 
   const WEB_FIRST = [
     'toBeVisible', 'toBeHidden', 'toBeEnabled', 'toBeDisabled', 'toBeChecked', 'toBeEditable', 'toBeFocused',
@@ -458,5 +457,5 @@
     return o;
   }
 
-  return { expect: makeExpect({}), TimeoutError, rethrow, fmt, equals };
+  return { expect: makeExpect({}), TimeoutError };
 })

@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/dop251/goja"
-
 	"github.com/ferridriver/ferridriver/jsbridge"
 )
 
@@ -26,10 +24,7 @@ func (r *Runtime) stepCheck(err error) error {
 	}
 	var collected []*jsbridge.JSError
 	for _, v := range append(soft, uncaught...) {
-		var e *jsbridge.JSError
-		if errors.As(r.asJSError(v), &e) {
-			collected = append(collected, e)
-		}
+		collected = append(collected, r.vm.ErrorOf(v))
 	}
 	if len(collected) == 0 {
 		return err
@@ -67,19 +62,4 @@ func framesPart(stack string) string {
 		return stack[i:]
 	}
 	return ""
-}
-
-// asJSError converts a thrown JS value into a *jsbridge.JSError through
-// the VM (which maps its stack to the user's files).
-func (r *Runtime) asJSError(v goja.Value) error {
-	throw, _ := goja.AssertFunction(r.support.Get("rethrow"))
-	_, err := r.vm.Call(throw, goja.Undefined(), []goja.Value{v}, 0, "error")
-	if err == nil {
-		return errors.New(v.String())
-	}
-	var je *jsbridge.JSError
-	if errors.As(err, &je) {
-		return je
-	}
-	return err
 }
