@@ -83,21 +83,8 @@ func browserSuites(root, work, ferri, node, cucumber, peer string) ([]suite, err
 // .feature files and the step file; cucumber-js also loads support/ (its
 // browser lifecycle, which ferridriver provides itself).
 func writeBrowserSuite(dir, peerModules, base, chromium string) error {
-	if err := os.RemoveAll(dir); err != nil {
-		return err
-	}
-	for _, d := range []string{"features", "steps", "support"} {
-		if err := os.MkdirAll(filepath.Join(dir, d), 0o755); err != nil {
-			return err
-		}
-	}
-	const perFile = 10
-	for f := 0; f*perFile < browserScenarios; f++ {
-		var b strings.Builder
-		fmt.Fprintf(&b, "Feature: Todo %d\n\n", f)
-		for s := 0; s < perFile && f*perFile+s < browserScenarios; s++ {
-			n := f*perFile + s
-			fmt.Fprintf(&b, `  Scenario: todo %d
+	files := featureFiles("todo", "Todo", browserScenarios, 10, func(n int) string {
+		return fmt.Sprintf(`  Scenario: todo %d
     Given I open the todo page
     When I type "Todo %d" as a new todo
     And I press the Add button
@@ -105,29 +92,18 @@ func writeBrowserSuite(dir, peerModules, base, chromium string) error {
     And the list has 1 item
 
 `, n, n)
-		}
-		if err := os.WriteFile(filepath.Join(dir, "features", fmt.Sprintf("todo_%02d.feature", f)), []byte(b.String()), 0o644); err != nil {
-			return err
-		}
-	}
-	files := map[string]string{
-		"steps/todo.ts":      browserSteps,
-		"support/browser.ts": cucumberBrowserSupport,
-		"cucumber.json":      `{ "default": { "requireModule": ["tsx/cjs"], "require": ["steps/**/*.ts", "support/**/*.ts"], "paths": ["features/**/*.feature"] } }`,
-		"ferridriver.toml": fmt.Sprintf(`[test]
+	})
+	files["steps/todo.ts"] = browserSteps
+	files["support/browser.ts"] = cucumberBrowserSupport
+	files["cucumber.json"] = `{ "default": { "requireModule": ["tsx/cjs"], "require": ["steps/**/*.ts", "support/**/*.ts"], "paths": ["features/**/*.feature"] } }`
+	files["ferridriver.toml"] = fmt.Sprintf(`[test]
 steps = ["steps/**/*.ts"]
 
 [browser]
 baseURL = %q
 executablePath = %q
-`, base, chromium),
-	}
-	for name, content := range files {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
-			return err
-		}
-	}
-	return os.Symlink(peerModules, filepath.Join(dir, "node_modules"))
+`, base, chromium)
+	return writeSuite(dir, peerModules, files)
 }
 
 // browserSteps is the one step file both runners load.
@@ -199,14 +175,6 @@ func exampleSuite(root, work, ferri, node, cucumber, peer string) (suite, error)
 		return suite{}, err
 	}
 	dir := filepath.Join(work, "example")
-	if err := os.RemoveAll(dir); err != nil {
-		return suite{}, err
-	}
-	for _, sub := range []string{"features", "steps"} {
-		if err := os.CopyFS(filepath.Join(dir, sub), os.DirFS(filepath.Join(root, sub))); err != nil {
-			return suite{}, err
-		}
-	}
 	support := strings.Replace(cucumberBrowserSupport, "this.page = await this.context.newPage()",
 		"this.page = await this.context.newPage()\n  this.request = this.context.request", 1)
 	files := map[string]string{
@@ -214,16 +182,14 @@ func exampleSuite(root, work, ferri, node, cucumber, peer string) (suite, error)
 		"cucumber.json":      `{ "default": { "requireModule": ["tsx/cjs"], "require": ["steps/**/*.ts", "support/**/*.ts"], "paths": ["features/**/*.feature"] } }`,
 		"ferridriver.toml":   fmt.Sprintf("[test]\nsteps = [\"steps/**/*.ts\"]\n\n[browser]\nbaseURL = %q\nexecutablePath = %q\n", base, chromium),
 	}
-	if err := os.MkdirAll(filepath.Join(dir, "support"), 0o755); err != nil {
+	if err := writeSuite(dir, peer, files); err != nil {
 		return suite{}, err
 	}
-	for name, content := range files {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
+	// The repository's own features and steps, unchanged.
+	for _, sub := range []string{"features", "steps"} {
+		if err := os.CopyFS(filepath.Join(dir, sub), os.DirFS(filepath.Join(root, sub))); err != nil {
 			return suite{}, err
 		}
-	}
-	if err := os.Symlink(peer, filepath.Join(dir, "node_modules")); err != nil {
-		return suite{}, err
 	}
 	return suite{
 		name: "example suite (features/ + steps/, 1 worker)",

@@ -180,21 +180,8 @@ func fatal(err error) {
 // writeLogicSuite writes a logic-only suite both runners run unchanged: the
 // same .feature files and the same cucumber-js style TypeScript step file.
 func writeLogicSuite(dir, peerModules string, scenarios int) error {
-	if err := os.RemoveAll(dir); err != nil {
-		return err
-	}
-	for _, d := range []string{"features", "steps"} {
-		if err := os.MkdirAll(filepath.Join(dir, d), 0o755); err != nil {
-			return err
-		}
-	}
-	perFile := min(scenarios, 100)
-	for f := 0; f*perFile < scenarios; f++ {
-		var b strings.Builder
-		fmt.Fprintf(&b, "Feature: Logic %d\n\n", f)
-		for s := 0; s < perFile && f*perFile+s < scenarios; s++ {
-			n := f*perFile + s
-			fmt.Fprintf(&b, `  Scenario: scenario %d
+	files := featureFiles("logic", "Logic", scenarios, min(scenarios, 100), func(n int) string {
+		return fmt.Sprintf(`  Scenario: scenario %d
     Given a basket with %d apples
     When I add these fruits:
       | fruit  | count |
@@ -208,19 +195,41 @@ func writeLogicSuite(dir, peerModules string, scenarios int) error {
     And the note mentions "basket %d"
 
 `, n, n%7, n%5, n, n%7+2+n%5, n)
+	})
+	files["steps/logic.ts"] = logicSteps
+	// cucumber-js loads TypeScript through tsx's CommonJS hook.
+	files["cucumber.json"] = `{ "default": { "requireModule": ["tsx/cjs"], "require": ["steps/**/*.ts"], "paths": ["features/**/*.feature"] } }`
+	files["ferridriver.toml"] = "[test]\nsteps = [\"steps/**/*.ts\"]\n"
+	return writeSuite(dir, peerModules, files)
+}
+
+// featureFiles spreads scenarios over features/<prefix>_NN.feature files
+// of perFile scenarios each, scenario(n) giving the text of scenario n.
+func featureFiles(prefix, title string, scenarios, perFile int, scenario func(n int) string) map[string]string {
+	files := map[string]string{}
+	for f := 0; f*perFile < scenarios; f++ {
+		var b strings.Builder
+		fmt.Fprintf(&b, "Feature: %s %d\n\n", title, f)
+		for s := 0; s < perFile && f*perFile+s < scenarios; s++ {
+			b.WriteString(scenario(f*perFile + s))
 		}
-		if err := os.WriteFile(filepath.Join(dir, "features", fmt.Sprintf("logic_%02d.feature", f)), []byte(b.String()), 0o644); err != nil {
-			return err
-		}
+		files[fmt.Sprintf("features/%s_%02d.feature", prefix, f)] = b.String()
 	}
-	files := map[string]string{
-		"steps/logic.ts": logicSteps,
-		// cucumber-js loads TypeScript through tsx's CommonJS hook.
-		"cucumber.json":    `{ "default": { "requireModule": ["tsx/cjs"], "require": ["steps/**/*.ts"], "paths": ["features/**/*.feature"] } }`,
-		"ferridriver.toml": "[test]\nsteps = [\"steps/**/*.ts\"]\n",
+	return files
+}
+
+// writeSuite replaces dir with files (paths relative to dir) and links the
+// peer's node_modules into it, so that cucumber-js finds its packages.
+func writeSuite(dir, peerModules string, files map[string]string) error {
+	if err := os.RemoveAll(dir); err != nil {
+		return err
 	}
 	for name, content := range files {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
 			return err
 		}
 	}
