@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/base64"
 	"fmt"
+	"github.com/ferridriver/ferridriver/internal/oracles"
 	"net"
 	"net/http"
 	"net/url"
@@ -192,7 +193,7 @@ func TestBrowserBindingsThroughTheBinary(t *testing.T) {
 		t.Fatalf("exit %d, want 1\n%s\n%s", res.code, res.stdout, res.stderr)
 	}
 	wantContains(t, "summary", res.stdout, "7 scenarios (5 passed, 2 failed)")
-	envs := readStream(t, filepath.Join(dir, "out", "run.ndjson"))
+	envs := oracles.ReadStream(t, filepath.Join(dir, "out", "run.ndjson"))
 	results := finished(envs)
 
 	web := results[`the counter reads "3 items left"`]
@@ -307,7 +308,7 @@ Then('the heading is {string}', async function (text) {
 		t.Fatalf("exit %d\n%s\n%s", res.code, res.stdout, res.stderr)
 	}
 	wantContains(t, "summary", res.stdout, "2 scenarios (1 passed, 1 failed)")
-	envs := readStream(t, filepath.Join(dir, "out", "run.ndjson"))
+	envs := oracles.ReadStream(t, filepath.Join(dir, "out", "run.ndjson"))
 	var png bool
 	for _, a := range attachmentsOf(envs, `the heading is "Something else"`) {
 		png = png || a.MediaType == "image/png"
@@ -423,7 +424,7 @@ Then('the page still answers', async function () {
 		t.Fatalf("exit %d\n%s\n%s", res.code, res.stdout, res.stderr)
 	}
 	wantContains(t, "summary", res.stdout, "2 scenarios (1 passed, 1 failed)")
-	msgs := failedMessages(readStream(t, filepath.Join(dir, "out", "run.ndjson")))
+	msgs := failedMessages(oracles.ReadStream(t, filepath.Join(dir, "out", "run.ndjson")))
 	if len(msgs) != 1 || !strings.Contains(msgs[0], "the browser process exited unexpectedly (crashed or was killed) during this test case; it will be relaunched") {
 		t.Fatalf("failure messages: %q", msgs)
 	}

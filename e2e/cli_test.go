@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"bufio"
 	"encoding/xml"
 	"os"
 	"os/exec"
@@ -103,7 +102,7 @@ func TestDefaultProgressAndReports(t *testing.T) {
 	}
 	// The rerun file selects exactly the failed scenario again.
 	res = ferridriver(t, dir, "bdd", "--format", "message:again.ndjson", "@@rerun.txt")
-	envs := readStream(t, filepath.Join(dir, "again.ndjson"))
+	envs := oracles.ReadStream(t, filepath.Join(dir, "again.ndjson"))
 	if n := count(envs, "testCase"); res.code != 1 || n != 1 {
 		t.Fatalf("rerun ran %d test cases (exit %d)\n%s", n, res.code, res.stderr)
 	}
@@ -140,7 +139,7 @@ func TestInterruptKeepsReportsValid(t *testing.T) {
 	if !ok || ee.ExitCode() != 130 {
 		t.Fatalf("exit %v, want 130\n%s", err, stderr.String())
 	}
-	envs := readStream(t, filepath.Join(dir, "out", "run.ndjson"))
+	envs := oracles.ReadStream(t, filepath.Join(dir, "out", "run.ndjson"))
 	last := envs[len(envs)-1]
 	if last.TestRunFinished == nil || last.TestRunFinished.Success {
 		t.Fatalf("the stream must end with testRunFinished success=false, got %s", last.Kind())
@@ -148,16 +147,23 @@ func TestInterruptKeepsReportsValid(t *testing.T) {
 	if started, finished := count(envs, "testCaseStarted"), count(envs, "testCaseFinished"); started != finished || finished >= 40 || finished < 3 {
 		t.Fatalf("%d test cases started, %d finished: want every started one finished and the run cut short", started, finished)
 	}
-	for _, line := range strings.Split(strings.TrimSpace(string(mustRead(t, filepath.Join(dir, "out", "run.ndjson")))), "\n") {
+	checkInterruptedReports(t, filepath.Join(dir, "out"))
+	if data := mustRead(t, filepath.Join(dir, "out", "run.json")); !strings.HasPrefix(strings.TrimSpace(string(data)), "[") {
+		t.Fatalf("json after interrupt: %.200s", data)
+	}
+}
+
+// checkInterruptedReports checks what an interrupted run left in outDir:
+// run.ndjson with every envelope valid, and a junit.xml that parses.
+func checkInterruptedReports(t *testing.T, outDir string) {
+	t.Helper()
+	for _, line := range strings.Split(strings.TrimSpace(string(mustRead(t, filepath.Join(outDir, "run.ndjson")))), "\n") {
 		if err := oracles.ValidateEnvelopeJSON(t, []byte(line)); err != nil {
 			t.Fatalf("invalid envelope after interrupt: %v", err)
 		}
 	}
-	if err := xml.Unmarshal(mustRead(t, filepath.Join(dir, "out", "junit.xml")), new(struct{})); err != nil {
+	if err := xml.Unmarshal(mustRead(t, filepath.Join(outDir, "junit.xml")), new(struct{})); err != nil {
 		t.Fatalf("junit after interrupt: %v", err)
-	}
-	if data := mustRead(t, filepath.Join(dir, "out", "run.json")); !strings.HasPrefix(strings.TrimSpace(string(data)), "[") {
-		t.Fatalf("json after interrupt: %.200s", data)
 	}
 }
 
@@ -168,20 +174,6 @@ func mustRead(t *testing.T, path string) []byte {
 		t.Fatal(err)
 	}
 	return data
-}
-
-func readStream(t *testing.T, path string) []*messages.Envelope {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	envs, err := messages.ReadAll(bufio.NewReader(f), path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return envs
 }
 
 func count(envs []*messages.Envelope, kind string) int {

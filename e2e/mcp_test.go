@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/ferridriver/ferridriver/internal/testenv"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -21,33 +22,16 @@ import (
 
 // mcpClient starts `ferridriver mcp` in dir (with extra env and args) and
 // connects the official SDK client to it over stdio.
-func mcpClient(t *testing.T, dir string, env []string, args ...string) (*sdk.ClientSession, *syncBuf) {
+func mcpClient(t *testing.T, dir string, env []string, args ...string) (*sdk.ClientSession, *testenv.SyncBuffer) {
 	return mcpClientWith(t, dir, env, nil, args...)
 }
 
-type syncBuf struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (s *syncBuf) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuf) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
-func mcpClientWith(t *testing.T, dir string, env []string, copts *sdk.ClientOptions, args ...string) (*sdk.ClientSession, *syncBuf) {
+func mcpClientWith(t *testing.T, dir string, env []string, copts *sdk.ClientOptions, args ...string) (*sdk.ClientSession, *testenv.SyncBuffer) {
 	t.Helper()
 	cmd := exec.Command(binary, append([]string{"mcp"}, args...)...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), env...)
-	stderr := &syncBuf{}
+	stderr := &testenv.SyncBuffer{}
 	cmd.Stderr = stderr
 	client := sdk.NewClient(&sdk.Implementation{Name: "e2e", Version: "1"}, copts)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
