@@ -210,25 +210,30 @@ func TestDefaultViewport(t *testing.T) {
 func TestScreenshotOnFailure(t *testing.T) {
 	testenv.NeedBrowser(t)
 	base := demo(t)
-	l := newLauncher(t, Config{BaseURL: base}, Options{})
 	ctx := context.Background()
-	for _, failed := range []bool{true, false} {
-		s := l.NewSession(0, "shot")
-		p, err := s.Page(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		mustGoto(t, p, "/")
-		art, err := s.Close(failed)
-		if err != nil {
-			t.Fatal(err)
-		}
-		png := []byte("\x89PNG\r\n\x1a\n")
-		if failed && !bytes.HasPrefix(art.Screenshot, png) {
-			t.Errorf("failed test case: want PNG bytes, got %d bytes", len(art.Screenshot))
-		}
-		if !failed && art.Screenshot != nil {
-			t.Errorf("passed test case with only-on-failure: want no screenshot, got %d bytes", len(art.Screenshot))
+	png := []byte("\x89PNG\r\n\x1a\n")
+	// only-on-failure (the default): the failure screenshot is taken when
+	// the step fails (browserenv.StepFailed), so Close takes none, failed
+	// or not. screenshot = on: Close takes one, failed or not.
+	for _, mode := range []string{ModeOnlyOnFailure, ModeOn} {
+		l := newLauncher(t, Config{BaseURL: base, Screenshot: mode}, Options{})
+		for _, failed := range []bool{true, false} {
+			s := l.NewSession(0, "shot")
+			p, err := s.Page(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			mustGoto(t, p, "/")
+			art, err := s.Close(failed)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if mode == ModeOn && !bytes.HasPrefix(art.Screenshot, png) {
+				t.Errorf("screenshot = on, failed %v: want PNG bytes, got %d bytes", failed, len(art.Screenshot))
+			}
+			if mode == ModeOnlyOnFailure && art.Screenshot != nil {
+				t.Errorf("only-on-failure, failed %v: want no screenshot from Close, got %d bytes", failed, len(art.Screenshot))
+			}
 		}
 	}
 }

@@ -316,7 +316,9 @@ func (s *Session) ensure(ctx context.Context) (*pageSet, error) {
 // Artifacts are what a closed session leaves for the report.
 type Artifacts struct {
 	// Screenshot is a PNG of the page at the end of the test case, taken
-	// per the screenshot mode; nil when none was taken.
+	// when screenshot = on; nil otherwise. (The only-on-failure screenshot
+	// is the caller's: it shows the page when the step failed, see
+	// browserenv.)
 	Screenshot []byte
 	// TracePath is the kept trace zip (trace on, or retain-on-failure and
 	// failed); "" otherwise.
@@ -325,9 +327,9 @@ type Artifacts struct {
 
 var unsafeName = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
 
-// Close ends the session: takes the screenshot and stops the trace per
-// their modes (failed says whether the test case failed), then closes the
-// context. A session that never created its page costs nothing. If the
+// Close ends the session: takes the end-of-test-case screenshot
+// (screenshot = on) and stops the trace per its mode (failed says whether
+// the test case failed), then closes the context. A session that never created its page costs nothing. If the
 // browser crashed during the test case the error wraps ErrBrowserCrashed.
 // Close is idempotent.
 func (s *Session) Close(failed bool) (*Artifacts, error) {
@@ -354,8 +356,7 @@ func (s *Session) Close(failed bool) (*Artifacts, error) {
 		errs = append(errs, fmt.Errorf("%w during this test case; it will be relaunched for the next one", ErrBrowserCrashed))
 		return art, errors.Join(errs...)
 	}
-	mode := s.l.cfg.ScreenshotMode()
-	if (mode == ModeOn || (mode == ModeOnlyOnFailure && failed)) && !ps.page.IsClosed() {
+	if s.l.cfg.ScreenshotMode() == ModeOn && !ps.page.IsClosed() {
 		png, err := ps.page.Screenshot(playwright.PageScreenshotOptions{
 			Type: playwright.ScreenshotTypePng, Timeout: playwright.Float(10000),
 		})

@@ -368,7 +368,7 @@ func (w *worker) EndTestCase(failed bool) []*messages.Attachment {
 		w.logf("closing the test case's context: %v", err)
 	}
 	var out []*messages.Attachment
-	if art != nil && len(art.Screenshot) > 0 && cfg.ScreenshotMode() == world.ModeOn {
+	if art != nil && len(art.Screenshot) > 0 {
 		out = append(out, pngAttachment(art.Screenshot, "screenshot.png"))
 	}
 	if art != nil && art.TracePath != "" {
