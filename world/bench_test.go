@@ -21,7 +21,7 @@ func BenchmarkScenario(b *testing.B) {
 	testenv.NeedBrowser(b)
 	for _, prewarm := range []bool{false, true} {
 		b.Run(fmt.Sprintf("prewarm=%v", prewarm), func(b *testing.B) {
-			base := demoB(b)
+			base := demo(b)
 			l, err := NewLauncher(Config{BaseURL: base, OutputDir: b.TempDir()}, Options{AutoPrewarm: prewarm})
 			if err != nil {
 				b.Fatal(err)
@@ -60,14 +60,4 @@ func BenchmarkScenario(b *testing.B) {
 			}
 		})
 	}
-}
-
-func demoB(b *testing.B) string {
-	ctx, cancel := context.WithCancel(context.Background())
-	b.Cleanup(cancel)
-	url, err := demoappServe(ctx)
-	if err != nil {
-		b.Fatal(err)
-	}
-	return url
 }

@@ -13,8 +13,8 @@ import (
 	"github.com/ferridriver/ferridriver/demoapp"
 )
 
-// demo serves the demo app for the duration of the test.
-func demo(t *testing.T) string {
+// demo serves the demo app for the duration of the test or benchmark.
+func demo(t testing.TB) string {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
@@ -57,7 +57,7 @@ func processesRunning(subs ...string) []int {
 	var out []int
 	for _, e := range entries {
 		pid, err := strconv.Atoi(e.Name())
-		if err != nil || procOf(pid).zombie {
+		if err != nil || processGone(pid) {
 			continue
 		}
 		b, _ := os.ReadFile("/proc/" + e.Name() + "/cmdline")
@@ -71,15 +71,6 @@ func processesRunning(subs ...string) []int {
 		}
 	}
 	return out
-}
-
-// procOf reads one process's /proc entry (zombie if it is gone).
-func procOf(pid int) procInfo {
-	p, ok := scanOne(pid)
-	if !ok {
-		return procInfo{zombie: true}
-	}
-	return p
 }
 
 func waitFor(t *testing.T, what string, d time.Duration, cond func() bool) {

@@ -76,13 +76,22 @@ type pwStart struct {
 	done chan struct{}
 	pw   *playwright.Playwright
 	err  error
-	pid  int // the driver's node process (Linux; 0 when unknown)
+	pid  int         // the driver's node process (Linux; 0 when unknown)
+	gone atomic.Bool // latched once the driver was seen dead
 }
 
 // dead reports whether a started driver process has exited. playwright-go
-// does not say so itself: calls just fail with "target closed".
+// does not say so itself: calls just fail with "target closed". Death is
+// latched once seen, so a later process reusing the pid cannot revive it.
 func (st *pwStart) dead() bool {
-	return isDone(st.done) && st.err == nil && st.pid > 0 && processGone(st.pid)
+	if st.gone.Load() {
+		return true
+	}
+	if isDone(st.done) && st.err == nil && st.pid > 0 && processGone(st.pid) {
+		st.gone.Store(true)
+		return true
+	}
+	return false
 }
 
 // browserSlot is one browser process (the shared one, or a worker's).

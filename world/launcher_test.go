@@ -393,7 +393,7 @@ func TestCloseLeavesNoProcesses(t *testing.T) {
 		t.Errorf("processes with this launcher's marker left: %v", left)
 	}
 	for _, pid := range all {
-		if err := syscall.Kill(pid, 0); err == nil && !procOf(pid).zombie {
+		if err := syscall.Kill(pid, 0); err == nil && !processGone(pid) {
 			t.Errorf("process %d still alive", pid)
 		}
 	}

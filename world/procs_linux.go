@@ -48,32 +48,38 @@ func scanProcs(marker string) map[int]procInfo {
 	return out
 }
 
-// scanOne reads one process (marked is always false).
-func scanOne(pid int) (procInfo, bool) { return readProc(pid, nil) }
-
-func readProc(pid int, needle []byte) (procInfo, bool) {
-	dir := "/proc/" + strconv.Itoa(pid)
-	stat, err := os.ReadFile(dir + "/stat")
+// readStat reads a process's parent, process group and state from
+// /proc/pid/stat alone; ok is false if it does not exist.
+func readStat(pid int) (ppid, pgid int, zombie, ok bool) {
+	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
 	if err != nil {
-		return procInfo{}, false
+		return 0, 0, false, false
 	}
 	s := string(stat)
 	i := strings.LastIndexByte(s, ')') // the name may contain spaces and parens
 	if i < 0 {
-		return procInfo{}, false
+		return 0, 0, false, false
 	}
 	f := strings.Fields(s[i+1:])
 	if len(f) < 3 {
+		return 0, 0, false, false
+	}
+	ppid, _ = strconv.Atoi(f[1])
+	pgid, _ = strconv.Atoi(f[2])
+	return ppid, pgid, f[0] == "Z" || f[0] == "X", true
+}
+
+// readProc reads one process: its stat, whether its environment holds
+// needle, and its executable's directory.
+func readProc(pid int, needle []byte) (procInfo, bool) {
+	var p procInfo
+	var ok bool
+	if p.ppid, p.pgid, p.zombie, ok = readStat(pid); !ok {
 		return procInfo{}, false
 	}
-	var p procInfo
-	p.zombie = f[0] == "Z" || f[0] == "X"
-	p.ppid, _ = strconv.Atoi(f[1])
-	p.pgid, _ = strconv.Atoi(f[2])
-	if needle != nil {
-		if env, err := os.ReadFile(dir + "/environ"); err == nil {
-			p.marked = bytes.Contains(append(env, 0), needle)
-		}
+	dir := "/proc/" + strconv.Itoa(pid)
+	if env, err := os.ReadFile(dir + "/environ"); err == nil {
+		p.marked = bytes.Contains(append(env, 0), needle)
 	}
 	if exe, err := os.Readlink(dir + "/exe"); err == nil {
 		p.exeDir = filepath.Dir(exe)
@@ -162,8 +168,8 @@ func driverChildren() map[int]bool {
 		if err != nil {
 			continue
 		}
-		p, ok := readProc(pid, nil)
-		if !ok || p.ppid != me || p.zombie {
+		ppid, _, zombie, ok := readStat(pid)
+		if !ok || ppid != me || zombie {
 			continue
 		}
 		cmd, _ := os.ReadFile("/proc/" + e.Name() + "/cmdline")
@@ -177,6 +183,6 @@ func driverChildren() map[int]bool {
 // processGone reports whether pid has exited (zombies included: an
 // unreaped child is gone for our purposes).
 func processGone(pid int) bool {
-	p, ok := readProc(pid, nil)
-	return !ok || p.zombie
+	_, _, zombie, ok := readStat(pid)
+	return !ok || zombie
 }
