@@ -35,7 +35,7 @@ func (l *Launcher) newPageSet(ctx context.Context, worker int) (*pageSet, error)
 	if err != nil {
 		return nil, err
 	}
-	opts, err := l.contextOptions()
+	opts, err := l.ContextOptions()
 	if err != nil {
 		return nil, err
 	}
@@ -48,12 +48,7 @@ func (l *Launcher) newPageSet(ctx context.Context, worker int) (*pageSet, error)
 		return nil, fmt.Errorf("new browser context: %w", err)
 	}
 	ps := &pageSet{slot: slot, context: bc}
-	if t := l.cfg.ActionTimeout; t != nil {
-		bc.SetDefaultTimeout(*t)
-	}
-	if t := l.cfg.NavigationTimeout; t != nil {
-		bc.SetDefaultNavigationTimeout(*t)
-	}
+	l.ConfigureContext(bc)
 	if l.cfg.TraceMode() != ModeOff {
 		err := bc.Tracing().Start(playwright.TracingStartOptions{
 			Screenshots: playwright.Bool(true), Snapshots: playwright.Bool(true),
@@ -75,10 +70,6 @@ func (l *Launcher) newPageSet(ctx context.Context, worker int) (*pageSet, error)
 // ([browser] baseURL, viewport, locale...): the defaults of contexts that
 // step code creates itself (browser.newContext()).
 func (l *Launcher) ContextOptions() (playwright.BrowserNewContextOptions, error) {
-	return l.contextOptions()
-}
-
-func (l *Launcher) contextOptions() (playwright.BrowserNewContextOptions, error) {
 	c := &l.cfg
 	vp := c.ViewportSize()
 	opts := playwright.BrowserNewContextOptions{
@@ -111,6 +102,18 @@ func (l *Launcher) contextOptions() (playwright.BrowserNewContextOptions, error)
 		opts.StorageStatePath = playwright.String(c.StorageState)
 	}
 	return opts, nil
+}
+
+// ConfigureContext applies [browser] actionTimeout and navigationTimeout
+// to c: the Launcher's own contexts get them, and so should those step
+// code creates (browser.newContext()).
+func (l *Launcher) ConfigureContext(c playwright.BrowserContext) {
+	if t := l.cfg.ActionTimeout; t != nil {
+		c.SetDefaultTimeout(*t)
+	}
+	if t := l.cfg.NavigationTimeout; t != nil {
+		c.SetDefaultNavigationTimeout(*t)
+	}
 }
 
 // Prewarm starts creating, in the background, the context and page that

@@ -406,7 +406,7 @@ func (w *worker) ContextDefaults() (playwright.BrowserNewContextOptions, error) 
 	return w.env.launcher.ContextOptions()
 }
 
-func (w *worker) ContextCreated(c playwright.BrowserContext) { configureContext(&w.env.cfg, c) }
+func (w *worker) ContextCreated(c playwright.BrowserContext) { w.env.launcher.ConfigureContext(c) }
 
 func (w *worker) Playwright(ctx context.Context) (*playwright.Playwright, error) {
 	return w.env.launcher.Playwright(ctx)
@@ -436,15 +436,6 @@ func (w *worker) Context(vm *jsbridge.VM, _ *jsbridge.ToolFrame) (goja.Value, er
 		return nil, errors.New("ctx.context is only available while a test case runs (not in BeforeAll/AfterAll)")
 	}
 	return w.world.Get("context"), nil
-}
-
-func configureContext(cfg *world.Config, c playwright.BrowserContext) {
-	if t := cfg.ActionTimeout; t != nil {
-		c.SetDefaultTimeout(*t)
-	}
-	if t := cfg.NavigationTimeout; t != nil {
-		c.SetDefaultNavigationTimeout(*t)
-	}
 }
 
 func actionTimeout(cfg *world.Config) float64 {

@@ -124,7 +124,7 @@ func (h scriptHost) ContextDefaults() (playwright.BrowserNewContextOptions, erro
 	return h.s.launcher.ContextOptions()
 }
 
-func (h scriptHost) ContextCreated(c playwright.BrowserContext) { configureContext(&h.s.cfg, c) }
+func (h scriptHost) ContextCreated(c playwright.BrowserContext) { h.s.launcher.ConfigureContext(c) }
 
 func (h scriptHost) Playwright(ctx context.Context) (*playwright.Playwright, error) {
 	return h.s.launcher.Playwright(ctx)
