@@ -130,7 +130,7 @@ func exampleSuite(t *testing.T) (dir string, port int) {
 	}
 	s = strings.ReplaceAll(s, "bin/ferridriver demo-server", binary+" demo-server")
 	s = strings.ReplaceAll(s, "127.0.0.1:4173", "127.0.0.1:"+strconv.Itoa(port))
-	writeFiles(t, dir, map[string]string{"ferridriver.toml": s})
+	testenv.WriteFiles(t, dir, map[string]string{"ferridriver.toml": s})
 	return dir, port
 }
 

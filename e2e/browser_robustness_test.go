@@ -47,7 +47,7 @@ func TestNavigationToDeadPortFails(t *testing.T) {
 	testenv.NeedBrowser(t)
 	dead := strconv.Itoa(testenv.FreePort(t))
 	dir := t.TempDir()
-	writeFiles(t, dir, map[string]string{
+	testenv.WriteFiles(t, dir, map[string]string{
 		"features/dead.feature": `Feature: dead port
   Scenario: the browser works
     When I set the content "<h1>here</h1>"
@@ -128,7 +128,7 @@ func TestInterruptLeavesNoBrowser(t *testing.T) {
 		fmt.Fprintf(&b, "  Scenario: page %d\n    When I open the slow page\n    Then its content appears\n", i)
 	}
 	dir := t.TempDir()
-	writeFiles(t, dir, map[string]string{
+	testenv.WriteFiles(t, dir, map[string]string{
 		"ferridriver.toml": `[browser]
 baseURL = "http://127.0.0.1:` + port + `"
 
@@ -204,7 +204,7 @@ func TestWebServerStartsAndStops(t *testing.T) {
 	port := testenv.FreePort(t)
 	base := "http://127.0.0.1:" + strconv.Itoa(port)
 	dir := t.TempDir()
-	writeFiles(t, dir, map[string]string{
+	testenv.WriteFiles(t, dir, map[string]string{
 		"ferridriver.toml": `[[webServer]]
 command = "` + binary + ` demo-server --addr 127.0.0.1:` + strconv.Itoa(port) + `"
 url = "` + base + `/api/health"
@@ -260,7 +260,7 @@ command = "echo must not run >&2; exit 7"
 url = "` + base + `/api/health"
 reuseExistingServer = true
 `
-	writeFiles(t, dir, files)
+	testenv.WriteFiles(t, dir, files)
 	if res := ferridriver(t, dir, "bdd"); res.code != 0 || strings.Contains(res.stderr, "must not run") {
 		t.Fatalf("reuse: exit %d\n%s", res.code, res.stderr)
 	}
@@ -271,7 +271,7 @@ reuseExistingServer = true
 
 	dir = t.TempDir()
 	files["ferridriver.toml"] = strings.Replace(files["ferridriver.toml"], "reuseExistingServer = true", "reuseExistingServer = false", 1)
-	writeFiles(t, dir, files)
+	testenv.WriteFiles(t, dir, files)
 	res := ferridriver(t, dir, "bdd")
 	if res.code != 2 || !strings.Contains(res.stderr, "already used") {
 		t.Fatalf("without reuse: exit %d, want 2 and \"already used\"\n%s", res.code, res.stderr)

@@ -151,7 +151,7 @@ func TestBrowserBindingsThroughTheBinary(t *testing.T) {
 	testenv.NeedBrowser(t)
 	base := demoServer(t)
 	dir := t.TempDir()
-	writeFiles(t, dir, map[string]string{
+	testenv.WriteFiles(t, dir, map[string]string{
 		"ferridriver.toml": "[browser]\nbaseURL = \"" + base + "\"\ntrace = \"retain-on-failure\"\noutputDir = \"results\"\n",
 		"steps/steps.ts":   browserSteps,
 		"features/ok.feature": `Feature: bindings
@@ -260,7 +260,7 @@ func TestCucumberJSPlaywrightPattern(t *testing.T) {
 	testenv.NeedBrowser(t)
 	base := demoServer(t)
 	dir := t.TempDir()
-	writeFiles(t, dir, map[string]string{
+	testenv.WriteFiles(t, dir, map[string]string{
 		"ferridriver.toml": "[browser]\nbaseURL = \"" + base + "\"\n",
 		"features/support/world.ts": `import { setWorldConstructor, World, Before, After, BeforeAll, AfterAll } from '@cucumber/cucumber'
 import { chromium, Browser, BrowserContext, Page } from 'playwright'
@@ -323,7 +323,7 @@ Then('the heading is {string}', async function (text) {
 func TestLogicOnlySuiteStartsNoBrowser(t *testing.T) {
 	testenv.NeedBrowser(t)
 	dir := t.TempDir()
-	writeFiles(t, dir, map[string]string{
+	testenv.WriteFiles(t, dir, map[string]string{
 		"features/logic.feature": `Feature: logic
   Scenario: arithmetic
     Given I wait a little
@@ -394,7 +394,7 @@ func TestBrowserCrashRecovery(t *testing.T) {
 	ln := "http://" + listener.Addr().String()
 
 	dir := t.TempDir()
-	writeFiles(t, dir, map[string]string{
+	testenv.WriteFiles(t, dir, map[string]string{
 		"ferridriver.toml": "[browser]\nbaseURL = \"" + base + "\"\n",
 		"features/crash.feature": `Feature: crash
   Scenario: the browser is killed
@@ -439,7 +439,7 @@ func TestToolHandlerGetsTheWorldPage(t *testing.T) {
 	testenv.NeedBrowser(t)
 	base := demoServer(t)
 	dir := t.TempDir()
-	writeFiles(t, dir, map[string]string{
+	testenv.WriteFiles(t, dir, map[string]string{
 		"ferridriver.toml": "extensions = [\"ext\"]\n[browser]\nbaseURL = \"" + base + "\"\n",
 		"ext/title.ts":     `defineTool({ name: "page.title" }, async ({ page }) => page.title());`,
 		"features/tool.feature": `Feature: tool

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/ferridriver/ferridriver/internal/testenv"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -91,7 +92,7 @@ func runCCKSample(t *testing.T, src, name string, extraArgs ...string) {
 	if err := os.CopyFS(sampleDir, os.DirFS(src)); err != nil {
 		t.Fatal(err)
 	}
-	writeFiles(t, dir, map[string]string{
+	testenv.WriteFiles(t, dir, map[string]string{
 		"fake-cucumber.ts": fakeCucumberShim,
 		"ferridriver.toml": fmt.Sprintf("[test]\nsteps = [\"samples/%s/*.ts\"]\n\n[bundler]\nalias = { \"@cucumber/fake-cucumber\" = \"./fake-cucumber.ts\" }\n", name),
 	})

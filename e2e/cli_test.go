@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"encoding/xml"
+	"github.com/ferridriver/ferridriver/internal/testenv"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -29,7 +30,7 @@ func cliProject(t *testing.T, extra map[string]string) string {
 	for k, v := range extra {
 		files[k] = v
 	}
-	writeFiles(t, dir, files)
+	testenv.WriteFiles(t, dir, files)
 	return dir
 }
 

@@ -95,7 +95,7 @@ func TestInitScaffold(t *testing.T) {
 	}
 	// A second init refuses and changes nothing.
 	before := mustRead(t, filepath.Join(dir, "steps", "world.ts"))
-	writeFiles(t, dir, map[string]string{"steps/world.ts": "// mine\n"})
+	testenv.WriteFiles(t, dir, map[string]string{"steps/world.ts": "// mine\n"})
 	again := ferridriver(t, ".", "init", dir)
 	if again.code != 2 || !strings.Contains(again.stderr, "--force") || !strings.Contains(again.stderr, "steps/world.ts") {
 		t.Fatalf("second init: exit %d, want 2 with a hint about --force\n%s", again.code, again.stderr)
@@ -123,7 +123,7 @@ func TestInitScaffold(t *testing.T) {
 			t.Fatalf("tsc --noEmit on the scaffold: %v\n%s", err, out)
 		}
 		// The declarations catch mistakes: a typo in a Page method fails.
-		writeFiles(t, dir, map[string]string{"steps/typo.ts": `import { When } from '@cucumber/cucumber'
+		testenv.WriteFiles(t, dir, map[string]string{"steps/typo.ts": `import { When } from '@cucumber/cucumber'
 When('a typo', async function () { await this.page.gotoo('/') })
 `})
 		out, err := exec.Command("node", tsc, "--noEmit", "-p", dir).CombinedOutput()
@@ -142,7 +142,7 @@ When('a typo', async function () { await this.page.gotoo('/') })
 		if !strings.Contains(cfg, binary+" demo-server") {
 			t.Fatalf("the [[webServer]] command does not run this ferridriver (%s):\n%s", binary, cfg)
 		}
-		writeFiles(t, dir, map[string]string{"ferridriver.toml": cfg})
+		testenv.WriteFiles(t, dir, map[string]string{"ferridriver.toml": cfg})
 		token := runToken(t)
 		res := ferridriverWithEnv(t, dir, []string{token}, "bdd")
 		if res.code != 0 {

@@ -3,6 +3,7 @@ package e2e
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/ferridriver/ferridriver/internal/testenv"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -91,7 +92,7 @@ var allowEnv = []string{"FD_E2E_ALLOWED=yes", "FD_E2E_SECRET=do-not-leak"}
 
 func TestExtensionSameFileServesBDDAndMCP(t *testing.T) {
 	dir := t.TempDir()
-	writeFiles(t, dir, sharedProject)
+	testenv.WriteFiles(t, dir, sharedProject)
 
 	// bdd: the steps load and run, the tool registration is skipped.
 	res := ferridriverWithEnv(t, dir, allowEnv, "bdd")
@@ -138,7 +139,7 @@ func TestExtensionSameFileServesBDDAndMCP(t *testing.T) {
 
 func TestExtensionEnvEmptyWithoutAllowList(t *testing.T) {
 	dir := t.TempDir()
-	writeFiles(t, dir, map[string]string{
+	testenv.WriteFiles(t, dir, map[string]string{
 		"ferridriver.toml": `extensions = ["ext"]`,
 		"ext/e.ts":         `defineTool({ name: "env" }, async () => process.env);`,
 		"s.ts":             `console.log(JSON.stringify([process.env, await plugins.env()]));`,
@@ -151,7 +152,7 @@ func TestExtensionEnvEmptyWithoutAllowList(t *testing.T) {
 
 func TestExtensionDuplicateNamesAcrossFiles(t *testing.T) {
 	dir := t.TempDir()
-	writeFiles(t, dir, map[string]string{
+	testenv.WriteFiles(t, dir, map[string]string{
 		"ferridriver.toml": "extensions = [\"ext\"]\n[test]\nfeatures = [\"features\"]\n",
 		"ext/a.ts":         "defineTool({ name: \"dup.tool\" }, async () => 'a');\n",
 		"ext/sub/b.tsx":    "// b\ndefineTool({ name: \"dup.tool\" }, async () => 'b');\n",
@@ -184,7 +185,7 @@ func TestExtensionDuplicateNamesAcrossFiles(t *testing.T) {
 
 func TestExtensionsCommandShowsFullCommandSpecs(t *testing.T) {
 	dir := t.TempDir()
-	writeFiles(t, dir, map[string]string{
+	testenv.WriteFiles(t, dir, map[string]string{
 		"ferridriver.toml": `extensions = ["tools/ops.ts", "more"]`,
 		"tools/ops.ts": `defineTool({
   name: "ops.deploy",
@@ -239,7 +240,7 @@ func TestRunScript(t *testing.T) {
 	}))
 	defer srv.Close()
 	dir := t.TempDir()
-	writeFiles(t, dir, map[string]string{
+	testenv.WriteFiles(t, dir, map[string]string{
 		"ferridriver.toml": `extensions = ["ext"]`,
 		"ext/net.ts": `defineTool({ name: "net.get", allow: { net: ["127.0.0.1"] } }, async ({ args, request }) => (await request.get(args.url)).text());
 defineTool({ name: "slow", timeoutMs: 100 }, () => new Promise((r) => setTimeout(r, 5000)));
@@ -331,7 +332,7 @@ console.log("top level done");`,
 func TestRunCommandLimits(t *testing.T) {
 	dir := t.TempDir()
 	pidfile := filepath.Join(t.TempDir(), "grandchild.pid")
-	writeFiles(t, dir, map[string]string{
+	testenv.WriteFiles(t, dir, map[string]string{
 		"ferridriver.toml": `extensions = ["ext"]`,
 		"ext/cmds.ts": `
 const procs: Record<string, unknown> = {};
@@ -392,7 +393,7 @@ defineTool({
 
 func TestBDDStepsCallTools(t *testing.T) {
 	dir := t.TempDir()
-	writeFiles(t, dir, map[string]string{
+	testenv.WriteFiles(t, dir, map[string]string{
 		"ferridriver.toml": "extensions = [\"ext\"]\n[test]\nfeatures = [\"features\"]\nsteps = [\"steps\"]\n",
 		"ext/tools.ts": `
 defineTool({ name: "calc.double", inputSchema: { type: "object", properties: { n: { type: "number" } }, required: ["n"] } },

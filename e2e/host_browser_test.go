@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"github.com/ferridriver/ferridriver/internal/testenv"
 	"strings"
 	"testing"
 )
@@ -9,7 +10,7 @@ import (
 // use: `page` in `ferridriver run`, ctx.page in an MCP tool handler.
 func TestScriptAndMCPHostsHaveAPage(t *testing.T) {
 	dir := t.TempDir()
-	writeFiles(t, dir, map[string]string{
+	testenv.WriteFiles(t, dir, map[string]string{
 		"script.ts":        "declare const page: any\nawait page.setContent('<h1>from a script</h1>')\nconsole.log(await page.locator('h1').textContent())\n",
 		"ferridriver.toml": "extensions = [\"tools\"]\n",
 		"tools/page.ts": `defineTool({

@@ -144,7 +144,7 @@ defineTool({ name: "progress", exposeAsTool: true }, async ({ progress }) => {
 
 func TestMCPSchemaRejectionNeverEntersTheHandler(t *testing.T) {
 	dir := t.TempDir()
-	writeFiles(t, dir, map[string]string{"ferridriver.toml": `extensions = ["ext"]`, "ext/tools.ts": mcpExt})
+	testenv.WriteFiles(t, dir, map[string]string{"ferridriver.toml": `extensions = ["ext"]`, "ext/tools.ts": mcpExt})
 	cs, _ := mcpClient(t, dir, nil)
 	for _, bad := range []map[string]any{{}, {"n": "1"}, {"n": 0}, {"n": 1.5}, {"n": 1, "x": 1}} {
 		r := mcpCall(t, cs, "strict.echo", bad)
@@ -165,7 +165,7 @@ func TestMCPSchemaRejectionNeverEntersTheHandler(t *testing.T) {
 
 func TestMCPErrorsAndTimeouts(t *testing.T) {
 	dir := t.TempDir()
-	writeFiles(t, dir, map[string]string{"ferridriver.toml": `extensions = ["ext"]`, "ext/tools.ts": mcpExt})
+	testenv.WriteFiles(t, dir, map[string]string{"ferridriver.toml": `extensions = ["ext"]`, "ext/tools.ts": mcpExt})
 	cs, _ := mcpClient(t, dir, nil)
 	r := mcpCall(t, cs, "throws", nil)
 	if !r.IsError || resultText(r, 0) != "Error: exploded on purpose" {
@@ -197,7 +197,7 @@ func TestMCPNetPolicy(t *testing.T) {
 	}))
 	defer srv.Close()
 	dir := t.TempDir()
-	writeFiles(t, dir, map[string]string{"ferridriver.toml": `extensions = ["ext"]`, "ext/tools.ts": mcpExt})
+	testenv.WriteFiles(t, dir, map[string]string{"ferridriver.toml": `extensions = ["ext"]`, "ext/tools.ts": mcpExt})
 	cs, _ := mcpClient(t, dir, nil)
 	if r := mcpCall(t, cs, "net.get", map[string]any{"url": srv.URL + "/ok"}); r.IsError || resultText(r, 0) != "200 hello" {
 		t.Fatalf("allowed: %q %q", resultText(r, 0), resultText(r, 1))
@@ -220,7 +220,7 @@ func TestMCPNetPolicy(t *testing.T) {
 
 func TestMCPCommandInjectionIsInert(t *testing.T) {
 	dir := t.TempDir()
-	writeFiles(t, dir, map[string]string{"ferridriver.toml": `extensions = ["ext"]`, "ext/tools.ts": mcpExt})
+	testenv.WriteFiles(t, dir, map[string]string{"ferridriver.toml": `extensions = ["ext"]`, "ext/tools.ts": mcpExt})
 	cs, _ := mcpClient(t, dir, nil)
 	for _, form := range []string{"argv", "shell"} {
 		for _, v := range []string{`; touch PWNED`, `$(touch PWNED)`, "`touch PWNED`", `'; touch PWNED; '`, `"; touch PWNED; "`, `x && touch PWNED`} {
@@ -237,7 +237,7 @@ func TestMCPCommandInjectionIsInert(t *testing.T) {
 
 func TestMCPPersistentProcessLifetime(t *testing.T) {
 	dir := t.TempDir()
-	writeFiles(t, dir, map[string]string{"ferridriver.toml": `extensions = ["ext"]`, "ext/tools.ts": mcpExt})
+	testenv.WriteFiles(t, dir, map[string]string{"ferridriver.toml": `extensions = ["ext"]`, "ext/tools.ts": mcpExt})
 	cs, stderr := mcpClient(t, dir, nil, "--timeout", "1s")
 	r := mcpCall(t, cs, "proc", map[string]any{"op": "start"})
 	var started struct{ Pid int }
@@ -291,7 +291,7 @@ func TestMCPProgressAndListChanged(t *testing.T) {
 		ToolListChangedHandler: func(context.Context, *sdk.ToolListChangedRequest) { listChanged <- struct{}{} },
 	}
 	dir := t.TempDir()
-	writeFiles(t, dir, map[string]string{"ferridriver.toml": `extensions = ["ext"]`, "ext/tools.ts": mcpExt})
+	testenv.WriteFiles(t, dir, map[string]string{"ferridriver.toml": `extensions = ["ext"]`, "ext/tools.ts": mcpExt})
 	cs, _ := mcpClientWith(t, dir, nil, copts)
 	if caps := cs.InitializeResult().Capabilities; caps.Tools == nil || !caps.Tools.ListChanged {
 		t.Fatalf("capabilities: %+v", caps)
@@ -311,7 +311,7 @@ func TestMCPProgressAndListChanged(t *testing.T) {
 	// Without a token, no progress is sent.
 	mcpCall(t, cs, "progress", nil)
 
-	writeFiles(t, dir, map[string]string{"ext/added.js": `defineTool({ name: "added.later", exposeAsTool: true }, async () => "new");`})
+	testenv.WriteFiles(t, dir, map[string]string{"ext/added.js": `defineTool({ name: "added.later", exposeAsTool: true }, async () => "new");`})
 	r := mcpCall(t, cs, "ferridriver_extensions", map[string]any{"action": "reload"})
 	wantContains(t, "reload", resultText(r, 0), `"added": [`, `"added.later"`, `"toolListChanged": true`)
 	select {
@@ -331,7 +331,7 @@ func TestMCPProgressAndListChanged(t *testing.T) {
 
 func TestMCPExtensionsToolMatchesCLI(t *testing.T) {
 	dir := t.TempDir()
-	writeFiles(t, dir, map[string]string{"ferridriver.toml": `extensions = ["ext"]`, "ext/tools.ts": mcpExt})
+	testenv.WriteFiles(t, dir, map[string]string{"ferridriver.toml": `extensions = ["ext"]`, "ext/tools.ts": mcpExt})
 	cs, _ := mcpClient(t, dir, nil)
 	r := mcpCall(t, cs, "ferridriver_extensions", map[string]any{"include_schema": true})
 	cli := ferridriver(t, dir, "extensions", "--json", "--include-schema")

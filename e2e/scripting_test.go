@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"github.com/ferridriver/ferridriver/internal/testenv"
 	"strings"
 	"testing"
 )
@@ -9,7 +10,7 @@ import (
 // `commands`, and only those; process.env is the allow-list.
 func TestStepsUseScriptingCommandsAndEnv(t *testing.T) {
 	dir := t.TempDir()
-	writeFiles(t, dir, map[string]string{
+	testenv.WriteFiles(t, dir, map[string]string{
 		"ferridriver.toml": `[scripting]
 allowEnv = ["FD_VISIBLE", "FD_UNSET"]
 [scripting.allow.commands]

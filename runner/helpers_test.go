@@ -3,8 +3,7 @@ package runner
 import (
 	"bytes"
 	"context"
-	"os"
-	"path/filepath"
+	"github.com/ferridriver/ferridriver/internal/testenv"
 	"strings"
 	"testing"
 
@@ -24,15 +23,7 @@ type suite struct {
 func newSuite(t *testing.T, files map[string]string) *suite {
 	t.Helper()
 	dir := t.TempDir()
-	for name, content := range files {
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	testenv.WriteFiles(t, dir, files)
 	return &suite{t: t, dir: dir}
 }
 

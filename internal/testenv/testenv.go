@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"net"
 	"os"
+	"path/filepath"
 	"sync"
 	"testing"
 )
@@ -50,4 +51,19 @@ func (s *SyncBuffer) String() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.b.String()
+}
+
+// WriteFiles creates files (slash-separated path relative to dir ->
+// content) under dir, with their directories.
+func WriteFiles(tb testing.TB, dir string, files map[string]string) {
+	tb.Helper()
+	for name, content := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			tb.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			tb.Fatal(err)
+		}
+	}
 }
