@@ -151,18 +151,63 @@ func (r *Runtime) throwError(api string, err error) {
 // the report shows.
 const stepMargin = 250 * time.Millisecond
 
-// timeout is the timeout of a browser call: the one given in options;
-// else, when the running step would time out before Playwright's default
-// does, the time left in the step minus a margin; else nil (the default).
-func (r *Runtime) timeout(o opts) *float64 {
-	if t := o.f("timeout"); t != nil {
-		return t
+// timeout is the timeout of a browser call on page p (nil: an object with
+// no page): the one given in options; else, when the running step would
+// time out before p's default (see defaultTimeout) does, the time left in
+// the step minus a margin; else nil (Playwright applies that same default,
+// which setDefaultTimeout also set on the playwright-go object).
+func (r *Runtime) timeout(o opts, p playwright.Page) *float64 {
+	given := o.f("timeout")
+	if given != nil {
+		return given
 	}
-	left, ok := r.stepLeft()
-	if !ok || left >= r.actionTimeout() {
-		return nil
+	if t, capped := r.timeoutMs(nil, r.defaultTimeout(p)); capped {
+		return &t
 	}
-	return &left
+	return nil
+}
+
+// timeoutMs is the timeout in ms of a wait whose default is def: given,
+// when set; else the smaller of def and the time left in the running step
+// (capped reports that the step's time was the smaller).
+func (r *Runtime) timeoutMs(given *float64, def float64) (ms float64, capped bool) {
+	if given != nil {
+		return *given, false
+	}
+	if left, ok := r.stepLeft(); ok && left < def {
+		return left, true
+	}
+	return def, false
+}
+
+// defaultTimeout is the default timeout of calls on page p: set by
+// page.setDefaultTimeout, else by its context's setDefaultTimeout, else
+// the host's action timeout.
+func (r *Runtime) defaultTimeout(p playwright.Page) float64 {
+	if p != nil {
+		if o, ok := r.objects[p]; ok {
+			if w, ok := o.Export().(*pageW); ok {
+				if w.em.defaultTimeout > 0 {
+					return w.em.defaultTimeout
+				}
+				return r.contextDefaultTimeout(p.Context())
+			}
+		}
+	}
+	return r.actionTimeout()
+}
+
+// contextDefaultTimeout is the default timeout of calls in context c: set
+// by its setDefaultTimeout, else the host's action timeout.
+func (r *Runtime) contextDefaultTimeout(c playwright.BrowserContext) float64 {
+	if c != nil {
+		if o, ok := r.objects[c]; ok {
+			if w, ok := o.Export().(*contextW); ok && w.em.defaultTimeout > 0 {
+				return w.em.defaultTimeout
+			}
+		}
+	}
+	return r.actionTimeout()
 }
 
 // stepLeft returns the ms left before the running step times out, minus

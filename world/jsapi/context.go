@@ -71,7 +71,9 @@ func (r *Runtime) wrapContext(c playwright.BrowserContext, baseURL string) *goja
 	w := &contextW{r: r, c: c, baseURL: baseURL}
 	var o *goja.Object
 	w.em = emitter{r: r, name: "context", self: func() goja.Value { return o }, valid: contextEvents,
-		pwOn: func(event string, h func(any)) { c.On(event, h) }}
+		pwOn:           func(event string, h func(any)) { c.On(event, h) },
+		dialogs:        func() { r.subscribeDialogs(c) },
+		timeoutDefault: func() float64 { return r.contextDefaultTimeout(c) }}
 	w.routes = routeSet{r: r, kind: "context", target: c}
 	c.OnClose(func(playwright.BrowserContext) { w.closed.Store(true) })
 	o = r.newObject(r.p.get(&r.p.context, "BrowserContext", r.contextMethods), w)

@@ -23,11 +23,14 @@ type emitter struct {
 
 	listeners  map[string][]*listener
 	subscribed map[string]bool
-	// unhandled runs when an event arrives with no listener (a dialog must
-	// then be dismissed, or the page hangs).
-	unhandled func(event string, payload any)
-	// defaultTimeout is set by setDefaultTimeout (0: the host's).
+	// dialogs subscribes to the dialogs of the owner's context instead of
+	// registering a handler of its own (see Runtime.subscribeDialogs).
+	dialogs func()
+	// defaultTimeout is set by setDefaultTimeout (0: unset).
 	defaultTimeout float64
+	// timeoutDefault is the default timeout of waits: the owner's
+	// defaultTimeout, else its context's, else the host's.
+	timeoutDefault func() float64
 }
 
 type listener struct {
@@ -46,6 +49,10 @@ func (e *emitter) subscribe(event string) {
 		return
 	}
 	e.subscribed[event] = true
+	if event == "dialog" && e.dialogs != nil {
+		e.dialogs()
+		return
+	}
 	loop := e.r.loop
 	e.pwOn(event, func(payload any) {
 		loop.Enqueue(nil, func() { e.dispatch(event, payload) })
@@ -70,13 +77,12 @@ func (e *emitter) remove(event string, l *listener) {
 	}
 }
 
-func (e *emitter) dispatch(event string, payload any) {
+// dispatch calls the listeners of event and reports whether there were
+// any.
+func (e *emitter) dispatch(event string, payload any) bool {
 	ls := e.listeners[event]
 	if len(ls) == 0 {
-		if e.unhandled != nil {
-			e.unhandled(event, payload)
-		}
-		return
+		return false
 	}
 	arg := e.r.payload(payload)
 	for _, l := range append([]*listener(nil), ls...) {
@@ -91,6 +97,7 @@ func (e *emitter) dispatch(event string, payload any) {
 			e.r.callHandler(fmt.Sprintf("%s.on('%s') handler", e.name, event), l.call, e.self(), arg)
 		})
 	}
+	return true
 }
 
 // callHandler calls a user callback; a throw or a rejected promise is
@@ -257,15 +264,7 @@ func (e *emitter) waitFor(api, event string, test func(goja.Value) (goja.Value, 
 	r := e.r
 	stack := r.rt.CaptureCallStack(0, nil)
 	p, resolve, reject := r.rt.NewPromise()
-	t := e.defaultTimeout
-	if t == 0 {
-		t = r.actionTimeout()
-	}
-	if timeout != nil {
-		t = *timeout
-	} else if left, ok := r.stepLeft(); ok && left < t {
-		t = left
-	}
+	t, _ := r.timeoutMs(timeout, e.timeoutDefault())
 	done := false
 	var timer int64
 	var l, closeL *listener

@@ -79,11 +79,8 @@ func (r *Runtime) webFirst(c goja.FunctionCall) goja.Value {
 		oi = 1 // toHaveAttribute(name, options): presence only
 	}
 	o := r.opts(arg(oi))
-	if t := o.f("timeout"); t != nil {
-		e.timeout = *t
-	} else if left, ok := r.stepLeft(); ok && left < e.timeout {
-		e.timeout = left // fail with this message before the step times out
-	}
+	// fail with this message before the step times out
+	e.timeout, _ = r.timeoutMs(o.f("timeout"), e.timeout)
 	var target any
 	if obj, ok := actual.(*goja.Object); ok {
 		target = obj.Export()

@@ -90,7 +90,7 @@ func (r *Runtime) frameMethods() []method {
 			f, api := r.frameTarget(c, "goto")
 			u := c.Argument(0).String()
 			o := r.opts(c.Argument(1))
-			opt := playwright.FrameGotoOptions{Referer: o.s("referer"), Timeout: r.timeout(o), WaitUntil: o.waitUntil()}
+			opt := playwright.FrameGotoOptions{Referer: o.s("referer"), Timeout: r.timeout(o, f.Page()), WaitUntil: o.waitUntil()}
 			return async(r, api, func() (playwright.Response, error) { return f.Goto(u, opt) }, r.responseOrNull)
 		}},
 		method{"title", func(c goja.FunctionCall) goja.Value {
@@ -105,7 +105,7 @@ func (r *Runtime) frameMethods() []method {
 			f, api := r.frameTarget(c, "setContent")
 			html := c.Argument(0).String()
 			o := r.opts(c.Argument(1))
-			opt := playwright.FrameSetContentOptions{Timeout: r.timeout(o), WaitUntil: o.waitUntil()}
+			opt := playwright.FrameSetContentOptions{Timeout: r.timeout(o, f.Page()), WaitUntil: o.waitUntil()}
 			return asyncErr(r, api, func() error { return f.SetContent(html, opt) })
 		}},
 		method{"evaluate", func(c goja.FunctionCall) goja.Value {
@@ -149,7 +149,7 @@ func (r *Runtime) frameMethods() []method {
 		method{"waitForSelector", func(c goja.FunctionCall) goja.Value {
 			f, api, s := sel(c, "waitForSelector")
 			o := r.opts(c.Argument(1))
-			opt := playwright.FrameWaitForSelectorOptions{State: o.state(), Strict: strict(o), Timeout: r.timeout(o)}
+			opt := playwright.FrameWaitForSelectorOptions{State: o.state(), Strict: strict(o), Timeout: r.timeout(o, f.Page())}
 			return async(r, api, func() (playwright.ElementHandle, error) { return f.WaitForSelector(s, opt) }, r.elementHandleObj)
 		}},
 		method{"waitForFunction", func(c goja.FunctionCall) goja.Value {
@@ -161,7 +161,7 @@ func (r *Runtime) frameMethods() []method {
 				"return v && typeof v.then === 'function' ? v.then(el) : el(v); })"
 			arg := r.argOf(c.Argument(1))
 			o := r.opts(c.Argument(2))
-			opt := playwright.FrameWaitForFunctionOptions{Timeout: r.timeout(o)}
+			opt := playwright.FrameWaitForFunctionOptions{Timeout: r.timeout(o, f.Page())}
 			if p := o.val("polling"); p != nil {
 				if s, ok := p.Export().(string); ok {
 					opt.Polling = s
@@ -173,7 +173,7 @@ func (r *Runtime) frameMethods() []method {
 		}},
 		method{"waitForLoadState", func(c goja.FunctionCall) goja.Value {
 			f, api := r.frameTarget(c, "waitForLoadState")
-			opt := playwright.FrameWaitForLoadStateOptions{Timeout: r.timeout(r.opts(c.Argument(1)))}
+			opt := playwright.FrameWaitForLoadStateOptions{Timeout: r.timeout(r.opts(c.Argument(1)), f.Page())}
 			if s := c.Argument(0); !isNullish(s) {
 				st := playwright.LoadState(s.String())
 				opt.State = &st
@@ -183,8 +183,8 @@ func (r *Runtime) frameMethods() []method {
 		method{"waitForURL", func(c goja.FunctionCall) goja.Value {
 			f, api := r.frameTarget(c, "waitForURL")
 			o := r.opts(c.Argument(1))
-			opt := playwright.FrameWaitForURLOptions{Timeout: r.timeout(o), WaitUntil: o.waitUntil()}
-			m := r.urlMatcher(c.Argument(0), "", api)
+			opt := playwright.FrameWaitForURLOptions{Timeout: r.timeout(o, f.Page()), WaitUntil: o.waitUntil()}
+			m := r.urlMatcher(c.Argument(0), "")
 			var target any
 			switch {
 			case m.glob != "":
@@ -206,87 +206,87 @@ func (r *Runtime) frameMethods() []method {
 			f, api, s := sel(c, "click")
 			o := r.opts(c.Argument(1))
 			opt := playwright.FrameClickOptions{Button: o.button(), ClickCount: o.i("clickCount"), Delay: o.f("delay"), Force: o.b("force"), Modifiers: o.modifiers(),
-				NoWaitAfter: o.b("noWaitAfter"), Position: o.position("position"), Strict: strict(o), Timeout: r.timeout(o), Trial: o.b("trial")}
+				NoWaitAfter: o.b("noWaitAfter"), Position: o.position("position"), Strict: strict(o), Timeout: r.timeout(o, f.Page()), Trial: o.b("trial")}
 			return asyncErr(r, api, func() error { return f.Click(s, opt) })
 		}},
 		method{"dblclick", func(c goja.FunctionCall) goja.Value {
 			f, api, s := sel(c, "dblclick")
 			o := r.opts(c.Argument(1))
 			opt := playwright.FrameDblclickOptions{Button: o.button(), Delay: o.f("delay"), Force: o.b("force"), Modifiers: o.modifiers(),
-				NoWaitAfter: o.b("noWaitAfter"), Position: o.position("position"), Strict: strict(o), Timeout: r.timeout(o), Trial: o.b("trial")}
+				NoWaitAfter: o.b("noWaitAfter"), Position: o.position("position"), Strict: strict(o), Timeout: r.timeout(o, f.Page()), Trial: o.b("trial")}
 			return asyncErr(r, api, func() error { return f.Dblclick(s, opt) })
 		}},
 		method{"tap", func(c goja.FunctionCall) goja.Value {
 			f, api, s := sel(c, "tap")
 			o := r.opts(c.Argument(1))
 			opt := playwright.FrameTapOptions{Force: o.b("force"), Modifiers: o.modifiers(), NoWaitAfter: o.b("noWaitAfter"),
-				Position: o.position("position"), Strict: strict(o), Timeout: r.timeout(o), Trial: o.b("trial")}
+				Position: o.position("position"), Strict: strict(o), Timeout: r.timeout(o, f.Page()), Trial: o.b("trial")}
 			return asyncErr(r, api, func() error { return f.Tap(s, opt) })
 		}},
 		method{"fill", func(c goja.FunctionCall) goja.Value {
 			f, api, s := sel(c, "fill")
 			value := c.Argument(1).String()
 			o := r.opts(c.Argument(2))
-			opt := playwright.FrameFillOptions{Force: o.b("force"), NoWaitAfter: o.b("noWaitAfter"), Strict: strict(o), Timeout: r.timeout(o)}
+			opt := playwright.FrameFillOptions{Force: o.b("force"), NoWaitAfter: o.b("noWaitAfter"), Strict: strict(o), Timeout: r.timeout(o, f.Page())}
 			return asyncErr(r, api, func() error { return f.Fill(s, value, opt) })
 		}},
 		method{"type", func(c goja.FunctionCall) goja.Value {
 			f, api, s := sel(c, "type")
 			text := c.Argument(1).String()
 			o := r.opts(c.Argument(2))
-			opt := playwright.FrameTypeOptions{Delay: o.f("delay"), NoWaitAfter: o.b("noWaitAfter"), Strict: strict(o), Timeout: r.timeout(o)}
+			opt := playwright.FrameTypeOptions{Delay: o.f("delay"), NoWaitAfter: o.b("noWaitAfter"), Strict: strict(o), Timeout: r.timeout(o, f.Page())}
 			return asyncErr(r, api, func() error { return f.Type(s, text, opt) })
 		}},
 		method{"press", func(c goja.FunctionCall) goja.Value {
 			f, api, s := sel(c, "press")
 			key := c.Argument(1).String()
 			o := r.opts(c.Argument(2))
-			opt := playwright.FramePressOptions{Delay: o.f("delay"), NoWaitAfter: o.b("noWaitAfter"), Strict: strict(o), Timeout: r.timeout(o)}
+			opt := playwright.FramePressOptions{Delay: o.f("delay"), NoWaitAfter: o.b("noWaitAfter"), Strict: strict(o), Timeout: r.timeout(o, f.Page())}
 			return asyncErr(r, api, func() error { return f.Press(s, key, opt) })
 		}},
 		method{"check", func(c goja.FunctionCall) goja.Value {
 			f, api, s := sel(c, "check")
 			o := r.opts(c.Argument(1))
-			opt := playwright.FrameCheckOptions{Force: o.b("force"), NoWaitAfter: o.b("noWaitAfter"), Position: o.position("position"), Strict: strict(o), Timeout: r.timeout(o), Trial: o.b("trial")}
+			opt := playwright.FrameCheckOptions{Force: o.b("force"), NoWaitAfter: o.b("noWaitAfter"), Position: o.position("position"), Strict: strict(o), Timeout: r.timeout(o, f.Page()), Trial: o.b("trial")}
 			return asyncErr(r, api, func() error { return f.Check(s, opt) })
 		}},
 		method{"uncheck", func(c goja.FunctionCall) goja.Value {
 			f, api, s := sel(c, "uncheck")
 			o := r.opts(c.Argument(1))
-			opt := playwright.FrameUncheckOptions{Force: o.b("force"), NoWaitAfter: o.b("noWaitAfter"), Position: o.position("position"), Strict: strict(o), Timeout: r.timeout(o), Trial: o.b("trial")}
+			opt := playwright.FrameUncheckOptions{Force: o.b("force"), NoWaitAfter: o.b("noWaitAfter"), Position: o.position("position"), Strict: strict(o), Timeout: r.timeout(o, f.Page()), Trial: o.b("trial")}
 			return asyncErr(r, api, func() error { return f.Uncheck(s, opt) })
 		}},
 		method{"setChecked", func(c goja.FunctionCall) goja.Value {
 			f, api, s := sel(c, "setChecked")
 			checked := c.Argument(1).ToBoolean()
 			o := r.opts(c.Argument(2))
-			opt := playwright.FrameSetCheckedOptions{Force: o.b("force"), NoWaitAfter: o.b("noWaitAfter"), Position: o.position("position"), Strict: strict(o), Timeout: r.timeout(o), Trial: o.b("trial")}
+			opt := playwright.FrameSetCheckedOptions{Force: o.b("force"), NoWaitAfter: o.b("noWaitAfter"), Position: o.position("position"), Strict: strict(o), Timeout: r.timeout(o, f.Page()), Trial: o.b("trial")}
 			return asyncErr(r, api, func() error { return f.SetChecked(s, checked, opt) })
 		}},
 		method{"hover", func(c goja.FunctionCall) goja.Value {
 			f, api, s := sel(c, "hover")
 			o := r.opts(c.Argument(1))
-			opt := playwright.FrameHoverOptions{Force: o.b("force"), Modifiers: o.modifiers(), NoWaitAfter: o.b("noWaitAfter"), Position: o.position("position"), Strict: strict(o), Timeout: r.timeout(o), Trial: o.b("trial")}
+			opt := playwright.FrameHoverOptions{Force: o.b("force"), Modifiers: o.modifiers(), NoWaitAfter: o.b("noWaitAfter"), Position: o.position("position"), Strict: strict(o), Timeout: r.timeout(o, f.Page()), Trial: o.b("trial")}
 			return asyncErr(r, api, func() error { return f.Hover(s, opt) })
 		}},
 		method{"focus", func(c goja.FunctionCall) goja.Value {
 			f, api, s := sel(c, "focus")
 			o := r.opts(c.Argument(1))
-			opt := playwright.FrameFocusOptions{Strict: strict(o), Timeout: r.timeout(o)}
+			opt := playwright.FrameFocusOptions{Strict: strict(o), Timeout: r.timeout(o, f.Page())}
 			return asyncErr(r, api, func() error { return f.Focus(s, opt) })
 		}},
 		method{"selectOption", func(c goja.FunctionCall) goja.Value {
 			f, api, s := sel(c, "selectOption")
 			values := r.selectValues(c.Argument(1))
 			o := r.opts(c.Argument(2))
-			opt := playwright.FrameSelectOptionOptions{Force: o.b("force"), NoWaitAfter: o.b("noWaitAfter"), Strict: strict(o), Timeout: r.timeout(o)}
+			opt := playwright.FrameSelectOptionOptions{Force: o.b("force"), NoWaitAfter: o.b("noWaitAfter"), Strict: strict(o), Timeout: r.timeout(o, f.Page())}
 			return async(r, api, func() ([]string, error) { return f.SelectOption(s, values, opt) }, r.strArray)
 		}},
 		method{"setInputFiles", func(c goja.FunctionCall) goja.Value {
 			f, api, s := sel(c, "setInputFiles")
 			files := r.inputFiles(c.Argument(1))
 			o := r.opts(c.Argument(2))
-			opt := playwright.FrameSetInputFilesOptions{NoWaitAfter: o.b("noWaitAfter"), Strict: strict(o), Timeout: r.timeout(o)}
+			opt := playwright.FrameSetInputFilesOptions{NoWaitAfter: o.b("noWaitAfter"), Strict: strict(o), Timeout: r.timeout(o, f.Page())}
 			return asyncErr(r, api, func() error { return f.SetInputFiles(s, files, opt) })
 		}},
 		method{"dispatchEvent", func(c goja.FunctionCall) goja.Value {
@@ -294,7 +294,7 @@ func (r *Runtime) frameMethods() []method {
 			typ := c.Argument(1).String()
 			init := r.argOf(c.Argument(2))
 			o := r.opts(c.Argument(3))
-			opt := playwright.FrameDispatchEventOptions{Strict: strict(o), Timeout: r.timeout(o)}
+			opt := playwright.FrameDispatchEventOptions{Strict: strict(o), Timeout: r.timeout(o, f.Page())}
 			return asyncErr(r, api, func() error { return f.DispatchEvent(s, typ, init, opt) })
 		}},
 		method{"dragAndDrop", func(c goja.FunctionCall) goja.Value {
@@ -302,38 +302,38 @@ func (r *Runtime) frameMethods() []method {
 			target := c.Argument(1).String()
 			o := r.opts(c.Argument(2))
 			opt := playwright.FrameDragAndDropOptions{Force: o.b("force"), NoWaitAfter: o.b("noWaitAfter"), SourcePosition: o.position("sourcePosition"),
-				TargetPosition: o.position("targetPosition"), Strict: strict(o), Timeout: r.timeout(o), Trial: o.b("trial")}
+				TargetPosition: o.position("targetPosition"), Strict: strict(o), Timeout: r.timeout(o, f.Page()), Trial: o.b("trial")}
 			return asyncErr(r, api, func() error { return f.DragAndDrop(s, target, opt) })
 		}},
 		method{"textContent", func(c goja.FunctionCall) goja.Value {
 			f, api, s := sel(c, "textContent")
 			o := r.opts(c.Argument(1))
-			opt := playwright.FrameTextContentOptions{Strict: strict(o), Timeout: r.timeout(o)}
+			opt := playwright.FrameTextContentOptions{Strict: strict(o), Timeout: r.timeout(o, f.Page())}
 			return async(r, api, func() (string, error) { return f.TextContent(s, opt) }, r.strV)
 		}},
 		method{"innerText", func(c goja.FunctionCall) goja.Value {
 			f, api, s := sel(c, "innerText")
 			o := r.opts(c.Argument(1))
-			opt := playwright.FrameInnerTextOptions{Strict: strict(o), Timeout: r.timeout(o)}
+			opt := playwright.FrameInnerTextOptions{Strict: strict(o), Timeout: r.timeout(o, f.Page())}
 			return async(r, api, func() (string, error) { return f.InnerText(s, opt) }, r.strV)
 		}},
 		method{"innerHTML", func(c goja.FunctionCall) goja.Value {
 			f, api, s := sel(c, "innerHTML")
 			o := r.opts(c.Argument(1))
-			opt := playwright.FrameInnerHTMLOptions{Strict: strict(o), Timeout: r.timeout(o)}
+			opt := playwright.FrameInnerHTMLOptions{Strict: strict(o), Timeout: r.timeout(o, f.Page())}
 			return async(r, api, func() (string, error) { return f.InnerHTML(s, opt) }, r.strV)
 		}},
 		method{"inputValue", func(c goja.FunctionCall) goja.Value {
 			f, api, s := sel(c, "inputValue")
 			o := r.opts(c.Argument(1))
-			opt := playwright.FrameInputValueOptions{Strict: strict(o), Timeout: r.timeout(o)}
+			opt := playwright.FrameInputValueOptions{Strict: strict(o), Timeout: r.timeout(o, f.Page())}
 			return async(r, api, func() (string, error) { return f.InputValue(s, opt) }, r.strV)
 		}},
 		method{"getAttribute", func(c goja.FunctionCall) goja.Value {
 			f, api, s := sel(c, "getAttribute")
 			name := c.Argument(1).String()
 			o := r.opts(c.Argument(2))
-			st, timeout := strict(o), r.timeout(o)
+			st, timeout := strict(o), r.timeout(o, f.Page())
 			return async(r, api, func() (*string, error) { return getAttribute(f, s, name, st, timeout) }, r.strOrNull)
 		}},
 		method{"isVisible", func(c goja.FunctionCall) goja.Value {
@@ -349,25 +349,25 @@ func (r *Runtime) frameMethods() []method {
 		method{"isEnabled", func(c goja.FunctionCall) goja.Value {
 			f, api, s := sel(c, "isEnabled")
 			o := r.opts(c.Argument(1))
-			opt := playwright.FrameIsEnabledOptions{Strict: strict(o), Timeout: r.timeout(o)}
+			opt := playwright.FrameIsEnabledOptions{Strict: strict(o), Timeout: r.timeout(o, f.Page())}
 			return async(r, api, func() (bool, error) { return f.IsEnabled(s, opt) }, r.boolV)
 		}},
 		method{"isDisabled", func(c goja.FunctionCall) goja.Value {
 			f, api, s := sel(c, "isDisabled")
 			o := r.opts(c.Argument(1))
-			opt := playwright.FrameIsDisabledOptions{Strict: strict(o), Timeout: r.timeout(o)}
+			opt := playwright.FrameIsDisabledOptions{Strict: strict(o), Timeout: r.timeout(o, f.Page())}
 			return async(r, api, func() (bool, error) { return f.IsDisabled(s, opt) }, r.boolV)
 		}},
 		method{"isChecked", func(c goja.FunctionCall) goja.Value {
 			f, api, s := sel(c, "isChecked")
 			o := r.opts(c.Argument(1))
-			opt := playwright.FrameIsCheckedOptions{Strict: strict(o), Timeout: r.timeout(o)}
+			opt := playwright.FrameIsCheckedOptions{Strict: strict(o), Timeout: r.timeout(o, f.Page())}
 			return async(r, api, func() (bool, error) { return f.IsChecked(s, opt) }, r.boolV)
 		}},
 		method{"isEditable", func(c goja.FunctionCall) goja.Value {
 			f, api, s := sel(c, "isEditable")
 			o := r.opts(c.Argument(1))
-			opt := playwright.FrameIsEditableOptions{Strict: strict(o), Timeout: r.timeout(o)}
+			opt := playwright.FrameIsEditableOptions{Strict: strict(o), Timeout: r.timeout(o, f.Page())}
 			return async(r, api, func() (bool, error) { return f.IsEditable(s, opt) }, r.boolV)
 		}},
 	)

@@ -229,18 +229,18 @@ func (r *Runtime) elementHandleMethods() []method {
 		act("click", func(h playwright.ElementHandle, c goja.FunctionCall) func() error {
 			o := r.opts(c.Argument(0))
 			opt := playwright.ElementHandleClickOptions{Button: o.button(), ClickCount: o.i("clickCount"), Delay: o.f("delay"), Force: o.b("force"),
-				Modifiers: o.modifiers(), Position: o.position("position"), Timeout: r.timeout(o), Trial: o.b("trial")}
+				Modifiers: o.modifiers(), Position: o.position("position"), Timeout: r.timeout(o, nil), Trial: o.b("trial")}
 			return func() error { return h.Click(opt) }
 		}),
 		act("dblclick", func(h playwright.ElementHandle, c goja.FunctionCall) func() error {
 			o := r.opts(c.Argument(0))
-			opt := playwright.ElementHandleDblclickOptions{Button: o.button(), Delay: o.f("delay"), Force: o.b("force"), Timeout: r.timeout(o)}
+			opt := playwright.ElementHandleDblclickOptions{Button: o.button(), Delay: o.f("delay"), Force: o.b("force"), Timeout: r.timeout(o, nil)}
 			return func() error { return h.Dblclick(opt) }
 		}),
 		act("fill", func(h playwright.ElementHandle, c goja.FunctionCall) func() error {
 			v := c.Argument(0).String()
 			o := r.opts(c.Argument(1))
-			opt := playwright.ElementHandleFillOptions{Force: o.b("force"), Timeout: r.timeout(o)}
+			opt := playwright.ElementHandleFillOptions{Force: o.b("force"), Timeout: r.timeout(o, nil)}
 			return func() error { return h.Fill(v, opt) }
 		}),
 		act("type", func(h playwright.ElementHandle, c goja.FunctionCall) func() error {
@@ -285,7 +285,7 @@ func (r *Runtime) elementHandleMethods() []method {
 		method{"screenshot", func(c goja.FunctionCall) goja.Value {
 			h := self(c, "elementHandle.screenshot")
 			o := r.opts(c.Argument(0))
-			opt := playwright.ElementHandleScreenshotOptions{Path: r.path(o.s("path")), Timeout: r.timeout(o)}
+			opt := playwright.ElementHandleScreenshotOptions{Path: r.path(o.s("path")), Timeout: r.timeout(o, nil)}
 			return async(r, "elementHandle.screenshot", func() ([]byte, error) { return h.Screenshot(opt) }, r.buffer)
 		}},
 		method{"contentFrame", func(c goja.FunctionCall) goja.Value {

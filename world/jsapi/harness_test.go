@@ -91,8 +91,14 @@ type env struct {
 
 func newEnv(t testing.TB) *env {
 	t.Helper()
+	return newEnvWith(t, nil)
+}
+
+// newEnvWith is newEnv with the step definitions of bundle b loaded.
+func newEnvWith(t testing.TB, b *jsbridge.Bundle) *env {
+	t.Helper()
 	l, demo := requireBrowser(t)
-	vm, err := jsbridge.NewVM(nil, jsbridge.VMOptions{Host: jsbridge.HostBDD, Dir: t.TempDir(), Stdout: os.Stdout, Stderr: os.Stderr})
+	vm, err := jsbridge.NewVM(b, jsbridge.VMOptions{Host: jsbridge.HostBDD, Dir: t.TempDir(), Stdout: os.Stdout, Stderr: os.Stderr})
 	if err != nil {
 		t.Fatal(err)
 	}

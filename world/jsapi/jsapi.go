@@ -82,6 +82,9 @@ type Runtime struct {
 	// testIDAttribute is the attribute getByTestId matches
 	// (selectors.setTestIdAttribute).
 	testIDAttribute string
+	// dialogSubs are the contexts whose dialogs are subscribed to (see
+	// subscribeDialogs).
+	dialogSubs map[playwright.BrowserContext]bool
 }
 
 type closer interface{ closeOwned() }
@@ -218,6 +221,9 @@ func (r *Runtime) Reset(closing ...playwright.BrowserContext) {
 			if w.closed.Load() || gone[w.p.Context()] {
 				delete(r.objects, k)
 			}
+			if gone[w.p.Context()] {
+				delete(r.dialogSubs, w.p.Context())
+			}
 		case *frameW:
 			if pg := w.page; pg == nil || pg.closed.Load() || gone[pg.p.Context()] {
 				delete(r.objects, k)
@@ -225,6 +231,7 @@ func (r *Runtime) Reset(closing ...playwright.BrowserContext) {
 		case *contextW:
 			if w.closed.Load() || gone[w.c] {
 				delete(r.objects, k)
+				delete(r.dialogSubs, w.c)
 			}
 		}
 	}

@@ -261,7 +261,7 @@ func (r *Runtime) routeMethods(kind string, set func(c goja.FunctionCall, api st
 			if t := r.opts(c.Argument(2)).i("times"); t != nil {
 				times = *t
 			}
-			m := r.urlMatcher(c.Argument(0), "", api)
+			m := r.urlMatcher(c.Argument(0), "")
 			var pwURL any
 			jsCheck := false
 			switch {
@@ -473,7 +473,7 @@ func (r *Runtime) routeObjMethods() []method {
 			w := self(c, "route.fetch")
 			o := r.opts(c.Argument(0))
 			h, m, u, post := overrides(o)
-			opt := playwright.RouteFetchOptions{Headers: h, Method: m, URL: u, PostData: post, MaxRedirects: o.i("maxRedirects"), Timeout: r.timeout(o)}
+			opt := playwright.RouteFetchOptions{Headers: h, Method: m, URL: u, PostData: post, MaxRedirects: o.i("maxRedirects"), Timeout: r.timeout(o, nil)}
 			return async(r, "route.fetch", func() (playwright.APIResponse, error) { return w.rt.Fetch(opt) }, r.apiResponseObj)
 		}},
 	}
@@ -534,7 +534,7 @@ func (r *Runtime) apiRequestMethods() []method {
 // fetchOptions reads {data, form, multipart, headers, params, method,
 // timeout, failOnStatusCode, ignoreHTTPSErrors, maxRedirects, maxRetries}.
 func (r *Runtime) fetchOptions(o opts) playwright.APIRequestContextFetchOptions {
-	out := playwright.APIRequestContextFetchOptions{Headers: o.headers("headers"), Method: o.s("method"), Timeout: r.timeout(o),
+	out := playwright.APIRequestContextFetchOptions{Headers: o.headers("headers"), Method: o.s("method"), Timeout: r.timeout(o, nil),
 		FailOnStatusCode: o.b("failOnStatusCode"), IgnoreHttpsErrors: o.b("ignoreHTTPSErrors"), MaxRedirects: o.i("maxRedirects"), MaxRetries: o.i("maxRetries")}
 	if d := o.val("data"); d != nil {
 		if s, ok := d.Export().(string); ok {

@@ -66,7 +66,9 @@ func (r *Runtime) pageObj(p playwright.Page) goja.Value {
 	w := &pageW{r: r, p: p}
 	var o *goja.Object
 	w.em = emitter{r: r, name: "page", self: func() goja.Value { return o }, valid: pageEvents,
-		pwOn: func(event string, h func(any)) { p.On(event, h) }, unhandled: r.unhandledDialog(p)}
+		pwOn:           func(event string, h func(any)) { p.On(event, h) },
+		dialogs:        func() { r.subscribeDialogs(p.Context()) },
+		timeoutDefault: func() float64 { return r.defaultTimeout(p) }}
 	w.routes = routeSet{r: r, kind: "page", target: p}
 	p.OnClose(func(playwright.Page) { w.closed.Store(true) })
 	o = r.newObject(r.pageProto(), w)
@@ -74,27 +76,54 @@ func (r *Runtime) pageObj(p playwright.Page) goja.Value {
 	return o
 }
 
-// unhandledDialog dismisses a dialog nobody listens to (accepting
-// beforeunload), as Playwright does, so the page does not hang.
-func (r *Runtime) unhandledDialog(p playwright.Page) func(string, any) {
-	return func(event string, payload any) {
+// subscribeDialogs registers, once per context, the one Go handler of the
+// dialogs of c's pages: it calls the JS listeners of the context, then
+// those of the page, and when there were none dismisses the dialog
+// (accepting beforeunload), as Playwright does, so the page does not hang.
+// (playwright-go only dismisses when no Go handler is registered, and
+// ours stays registered once subscribed.)
+func (r *Runtime) subscribeDialogs(c playwright.BrowserContext) {
+	if r.dialogSubs[c] {
+		return
+	}
+	if r.dialogSubs == nil {
+		r.dialogSubs = map[playwright.BrowserContext]bool{}
+	}
+	r.dialogSubs[c] = true
+	loop := r.loop
+	c.On("dialog", func(payload any) {
 		d, ok := payload.(playwright.Dialog)
-		if !ok || event != "dialog" {
+		if !ok {
 			return
 		}
-		if co, ok := r.objects[p.Context()]; ok {
-			if cw, ok := co.Export().(*contextW); ok && len(cw.em.listeners["dialog"]) > 0 {
-				return // the context's listeners handle it
+		loop.Enqueue(nil, func() { r.dispatchDialog(c, d) })
+	})
+}
+
+func (r *Runtime) dispatchDialog(c playwright.BrowserContext, d playwright.Dialog) {
+	handled := false
+	if o, ok := r.objects[c]; ok {
+		if w, ok := o.Export().(*contextW); ok && w.em.dispatch("dialog", d) {
+			handled = true
+		}
+	}
+	if p := d.Page(); p != nil {
+		if o, ok := r.objects[p]; ok {
+			if w, ok := o.Export().(*pageW); ok && w.em.dispatch("dialog", d) {
+				handled = true
 			}
 		}
-		go func() {
-			if d.Type() == "beforeunload" {
-				_ = d.Accept()
-			} else {
-				_ = d.Dismiss()
-			}
-		}()
 	}
+	if handled {
+		return
+	}
+	go func() {
+		if d.Type() == "beforeunload" {
+			_ = d.Accept()
+		} else {
+			_ = d.Dismiss()
+		}
+	}()
 }
 
 func (r *Runtime) pageProto() *goja.Object {
@@ -120,15 +149,19 @@ func (r *Runtime) pageMethods() []method {
 		method{"frame", func(c goja.FunctionCall) goja.Value {
 			w := self(c, "page.frame")
 			arg := c.Argument(0)
-			var name, u *string
+			var name *string
+			var u *urlMatcher
 			if s, ok := arg.Export().(string); ok {
 				name = &s
 			} else {
 				o := r.opts(arg)
-				name, u = o.s("name"), o.s("url")
+				name = o.s("name")
+				if v := o.val("url"); !isNullish(v) {
+					u = r.urlMatcher(v, w.baseURL())
+				}
 			}
 			for _, f := range w.p.Frames() {
-				if (name == nil || f.Name() == *name) && (u == nil || r.urlMatcher(r.rt.ToValue(*u), "", "page.frame").matches(f.URL())) {
+				if (name == nil || f.Name() == *name) && (u == nil || u.matches(f.URL())) {
 					return r.frameObj(f)
 				}
 			}
@@ -155,19 +188,19 @@ func (r *Runtime) pageMethods() []method {
 			return asyncErr(r, "page.setViewportSize", func() error { return w.p.SetViewportSize(*width, *height) })
 		}},
 		nav("reload", func(p playwright.Page, o opts) (playwright.Response, error) {
-			return p.Reload(playwright.PageReloadOptions{Timeout: r.timeout(o), WaitUntil: o.waitUntil()})
+			return p.Reload(playwright.PageReloadOptions{Timeout: r.timeout(o, p), WaitUntil: o.waitUntil()})
 		}),
 		nav("goBack", func(p playwright.Page, o opts) (playwright.Response, error) {
-			return p.GoBack(playwright.PageGoBackOptions{Timeout: r.timeout(o), WaitUntil: o.waitUntil()})
+			return p.GoBack(playwright.PageGoBackOptions{Timeout: r.timeout(o, p), WaitUntil: o.waitUntil()})
 		}),
 		nav("goForward", func(p playwright.Page, o opts) (playwright.Response, error) {
-			return p.GoForward(playwright.PageGoForwardOptions{Timeout: r.timeout(o), WaitUntil: o.waitUntil()})
+			return p.GoForward(playwright.PageGoForwardOptions{Timeout: r.timeout(o, p), WaitUntil: o.waitUntil()})
 		}),
 		method{"screenshot", func(c goja.FunctionCall) goja.Value {
 			w := self(c, "page.screenshot")
 			o := r.opts(c.Argument(0))
 			opt := playwright.PageScreenshotOptions{FullPage: o.b("fullPage"), Path: r.path(o.s("path")), Quality: o.i("quality"),
-				OmitBackground: o.b("omitBackground"), Timeout: r.timeout(o)}
+				OmitBackground: o.b("omitBackground"), Timeout: r.timeout(o, w.p)}
 			if t := o.s("type"); t != nil {
 				opt.Type = (*playwright.ScreenshotType)(t)
 			}
@@ -257,13 +290,13 @@ func (r *Runtime) pageMethods() []method {
 			// then for its load state.
 			w := self(c, "page.waitForNavigation")
 			o := r.opts(c.Argument(0))
-			m := r.urlMatcher(o.val("url"), w.baseURL(), "page.waitForNavigation")
+			m := r.urlMatcher(o.val("url"), w.baseURL())
 			main := w.p.MainFrame()
 			state := playwright.LoadStateLoad
 			if s := o.s("waitUntil"); s != nil && *s != "commit" {
 				state = (*playwright.LoadState)(s)
 			}
-			timeout := r.timeout(o)
+			timeout := r.timeout(o, w.p)
 			nav := w.em.waitFor("page.waitForNavigation", "framenavigated", func(v goja.Value) (goja.Value, error) {
 				fw, ok := v.(*goja.Object).Export().(*frameW)
 				return r.rt.ToValue(ok && fw.f == main && m.matches(fw.f.URL())), nil
@@ -302,12 +335,12 @@ func (w *pageW) baseURL() string {
 // {timeout}).
 func (r *Runtime) waitForNetwork(e *emitter, api, event string, c goja.FunctionCall, baseURL string) goja.Value {
 	arg := c.Argument(0)
-	timeout := r.timeout(r.opts(c.Argument(1)))
+	timeout := r.opts(c.Argument(1)).f("timeout") // waitFor applies the defaults
 	var test func(goja.Value) (goja.Value, error)
 	if f, ok := goja.AssertFunction(arg); ok {
 		test = func(v goja.Value) (goja.Value, error) { return f(goja.Undefined(), v) }
 	} else {
-		m := r.urlMatcher(arg, baseURL, api)
+		m := r.urlMatcher(arg, baseURL)
 		test = func(v goja.Value) (goja.Value, error) {
 			var u string
 			switch w := v.(*goja.Object).Export().(type) {

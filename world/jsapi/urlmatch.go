@@ -13,16 +13,15 @@ import (
 // RegExp or a predicate function.
 type urlMatcher struct {
 	r    *Runtime
-	raw  goja.Value
-	glob string         // the pattern as given (strings)
-	re   *regexp.Regexp // globs, and RegExps that RE2 accepts
+	glob string         // the pattern resolved against baseURL (strings)
+	re   *regexp.Regexp // RegExps that RE2 accepts; globs, once compiled
 	js   goja.Callable  // RegExp.test or the predicate (loop only)
 	fn   bool           // a predicate: called with a URL object
 	all  bool           // undefined / "": matches everything
 }
 
-func (r *Runtime) urlMatcher(v goja.Value, baseURL, api string) *urlMatcher {
-	m := &urlMatcher{r: r, raw: v}
+func (r *Runtime) urlMatcher(v goja.Value, baseURL string) *urlMatcher {
+	m := &urlMatcher{r: r}
 	if isNullish(v) {
 		m.all = true
 		return m
@@ -45,7 +44,6 @@ func (r *Runtime) urlMatcher(v goja.Value, baseURL, api string) *urlMatcher {
 		m.all = true
 		return m
 	}
-	m.glob = s
 	if !strings.HasPrefix(s, "*") && baseURL != "" {
 		if b, err := url.Parse(baseURL); err == nil {
 			if u, err := b.Parse(s); err == nil {
@@ -53,7 +51,7 @@ func (r *Runtime) urlMatcher(v goja.Value, baseURL, api string) *urlMatcher {
 			}
 		}
 	}
-	m.re = globRegexp(s)
+	m.glob = s // compiled on first use
 	return m
 }
 
@@ -87,6 +85,9 @@ func (m *urlMatcher) matches(u string) bool {
 		v, err := m.js(goja.Undefined(), arg)
 		return err == nil && v.ToBoolean()
 	case m.re != nil:
+		return m.re.MatchString(u)
+	case m.glob != "":
+		m.re = globRegexp(m.glob)
 		return m.re.MatchString(u)
 	}
 	return false
