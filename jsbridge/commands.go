@@ -2,7 +2,6 @@ package jsbridge
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 
 	"github.com/dop251/goja"
@@ -19,14 +18,14 @@ func (vm *VM) commandsObject(owner *ToolFrame) *goja.Object {
 	rt := vm.rt
 	o := rt.NewObject()
 	// bind resolves, at call time, the commands view the caller may use.
-	bind := func(verb string) (*capability.Commands, context.Context, func()) {
+	bind := func(verb string) (*capability.Commands, context.Context, context.CancelCauseFunc) {
 		st := vm.toolsOf()
 		cur := CurrentFrame(vm)
 		if owner == nil {
 			if cur != nil {
 				vm.Throw(fmt.Errorf("commands.%s: the global commands object is first-party ([scripting.allow.commands]); tool %q must use its handler's ctx.commands (its own allow.commands)", verb, cur.tool.Name))
 			}
-			ctx, cancel := context.WithCancel(st.baseCtx)
+			ctx, cancel := st.opContext(nil)
 			return st.commandSession().For("", st.scriptCommands), ctx, cancel
 		}
 		if cur != owner {
@@ -35,14 +34,13 @@ func (vm *VM) commandsObject(owner *ToolFrame) *goja.Object {
 		if err := owner.revoked(); err != nil {
 			vm.Throw(err)
 		}
-		ctx, cancel := context.WithCancelCause(st.baseCtx)
-		stop := context.AfterFunc(owner.ctx, func() { cancel(owner.revoked()) })
-		return st.commandSession().For(owner.tool.Name, owner.tool.Allow.Commands), ctx, func() { stop(); cancel(nil) }
+		ctx, cancel := st.opContext(owner)
+		return st.commandSession().For(owner.tool.Name, owner.tool.Allow.Commands), ctx, cancel
 	}
 	name := func(verb string, call goja.FunctionCall) string {
 		n, ok := call.Argument(0).Export().(string)
 		if !ok || n == "" {
-			panic(rt.NewTypeError(fmt.Sprintf("commands.%s: the first argument must be a command name", verb)))
+			vm.ThrowTypeError("commands.%s: the first argument must be a command name", verb)
 		}
 		return n
 	}
@@ -52,7 +50,7 @@ func (vm *VM) commandsObject(owner *ToolFrame) *goja.Object {
 		}
 		o, ok := v.(*goja.Object)
 		if !ok || o.ClassName() == "Array" {
-			panic(rt.NewTypeError(fmt.Sprintf("commands.%s: vars must be an object mapping placeholder names to strings, numbers or booleans", verb)))
+			vm.ThrowTypeError("commands.%s: vars must be an object mapping placeholder names to strings, numbers or booleans", verb)
 		}
 		m := map[string]any{}
 		for _, k := range o.Keys() {
@@ -63,47 +61,36 @@ func (vm *VM) commandsObject(owner *ToolFrame) *goja.Object {
 		}
 		return m
 	}
-	toJS := func(rt *goja.Runtime, v any) (goja.Value, error) {
-		if v == nil {
-			return goja.Null(), nil
-		}
-		b, err := json.Marshal(v)
-		if err != nil {
-			return nil, err
-		}
-		return vm.FromJSON(string(b)), nil
+	// A verb's result is JSON data (a command's null output is null).
+	toJS := func(_ *goja.Runtime, v any) (goja.Value, error) { return vm.marshalJS(v) }
+	// verb installs one method: it checks the name (and vars, for the
+	// verbs that take them) and binds the caller's view on the loop, then
+	// runs work off the loop and returns a promise of its result.
+	verb := func(v string, takesVars bool, work func(cmds *capability.Commands, ctx context.Context, name string, vars map[string]any) (any, error)) {
+		o.Set(v, func(call goja.FunctionCall) goja.Value {
+			n := name(v, call)
+			var vs map[string]any
+			if takesVars {
+				vs = vars(v, call.Argument(1))
+			}
+			cmds, ctx, done := bind(v)
+			return vm.loop.Promise(func() (any, error) {
+				defer done(nil)
+				return work(cmds, ctx, n, vs)
+			}, toJS)
+		})
 	}
-	o.Set("run", func(call goja.FunctionCall) goja.Value {
-		n, vs := name("run", call), vars("run", call.Argument(1))
-		cmds, ctx, done := bind("run")
-		return vm.loop.Promise(func() (any, error) {
-			defer done()
-			return cmds.Run(ctx, n, vs)
-		}, toJS)
+	verb("run", true, func(c *capability.Commands, ctx context.Context, n string, vs map[string]any) (any, error) {
+		return c.Run(ctx, n, vs)
 	})
-	o.Set("start", func(call goja.FunctionCall) goja.Value {
-		n, vs := name("start", call), vars("start", call.Argument(1))
-		cmds, _, done := bind("start")
-		return vm.loop.Promise(func() (any, error) {
-			defer done()
-			return cmds.Start(n, vs)
-		}, toJS)
+	verb("start", true, func(c *capability.Commands, _ context.Context, n string, vs map[string]any) (any, error) {
+		return c.Start(n, vs)
 	})
-	o.Set("status", func(call goja.FunctionCall) goja.Value {
-		n := name("status", call)
-		cmds, _, done := bind("status")
-		return vm.loop.Promise(func() (any, error) {
-			defer done()
-			return cmds.Status(n)
-		}, toJS)
+	verb("status", false, func(c *capability.Commands, _ context.Context, n string, _ map[string]any) (any, error) {
+		return c.Status(n)
 	})
-	o.Set("stop", func(call goja.FunctionCall) goja.Value {
-		n := name("stop", call)
-		cmds, _, done := bind("stop")
-		return vm.loop.Promise(func() (any, error) {
-			defer done()
-			return cmds.Stop(n)
-		}, toJS)
+	verb("stop", false, func(c *capability.Commands, _ context.Context, n string, _ map[string]any) (any, error) {
+		return c.Stop(n)
 	})
 	return o
 }

@@ -144,7 +144,7 @@ func (vm *VM) registerStep(keyword string, call goja.FunctionCall) {
 	} else if s, ok := pat.Export().(string); ok {
 		def.Pattern = s
 	} else {
-		panic(rt.NewTypeError(fmt.Sprintf("%s: the pattern must be a string (Cucumber Expression) or a RegExp, got %s", name, pat.String())))
+		vm.ThrowTypeError("%s: the pattern must be a string (Cucumber Expression) or a RegExp, got %s", name, pat.String())
 	}
 	fnArg := call.Argument(1)
 	if len(call.Arguments) > 2 {
@@ -159,7 +159,7 @@ func (vm *VM) registerStep(keyword string, call goja.FunctionCall) {
 	}
 	fn, ok := goja.AssertFunction(fnArg)
 	if !ok {
-		panic(rt.NewTypeError(fmt.Sprintf("%s(%q): the last argument must be the step function", name, def.Pattern)))
+		vm.ThrowTypeError("%s(%q): the last argument must be the step function", name, def.Pattern)
 	}
 	def.fn, def.fnValue, def.fnLength = fn, fnArg, int(fnArg.ToObject(rt).Get("length").ToInteger())
 	vm.registry.Steps = append(vm.registry.Steps, def)
@@ -246,7 +246,7 @@ func (vm *VM) registerParamType(call goja.FunctionCall) {
 	addRegexp := func(v goja.Value) {
 		if re, ok := regexpOf(rt, v); ok {
 			if strings.ContainsAny(re.flags, "imsuy") {
-				panic(rt.NewTypeError(fmt.Sprintf("defineParameterType(%s): regexp flags are not supported (/%s/%s)", p.Name, re.source, re.flags)))
+				vm.ThrowTypeError("defineParameterType(%s): regexp flags are not supported (/%s/%s)", p.Name, re.source, re.flags)
 			}
 			p.Regexps = append(p.Regexps, re.source)
 			return
@@ -255,11 +255,11 @@ func (vm *VM) registerParamType(call goja.FunctionCall) {
 			p.Regexps = append(p.Regexps, s)
 			return
 		}
-		panic(rt.NewTypeError(fmt.Sprintf("defineParameterType(%s): regexp must be a RegExp, a string or an array of them", p.Name)))
+		vm.ThrowTypeError("defineParameterType(%s): regexp must be a RegExp, a string or an array of them", p.Name)
 	}
 	re := o.Get("regexp")
 	if re == nil || goja.IsUndefined(re) {
-		panic(rt.NewTypeError(fmt.Sprintf("defineParameterType(%s): regexp is required", p.Name)))
+		vm.ThrowTypeError("defineParameterType(%s): regexp is required", p.Name)
 	}
 	if arr, ok := re.(*goja.Object); ok && arr.ClassName() == "Array" {
 		for _, k := range arr.Keys() {
@@ -271,7 +271,7 @@ func (vm *VM) registerParamType(call goja.FunctionCall) {
 	if t := o.Get("transformer"); t != nil && !goja.IsUndefined(t) {
 		fn, ok := goja.AssertFunction(t)
 		if !ok {
-			panic(rt.NewTypeError(fmt.Sprintf("defineParameterType(%s): transformer must be a function", p.Name)))
+			vm.ThrowTypeError("defineParameterType(%s): transformer must be a function", p.Name)
 		}
 		p.transformer = fn
 	}
@@ -468,7 +468,8 @@ func (vm *VM) RunHookThis() *goja.Object {
 }
 
 // ToJS converts a JSON-like Go value (what encoding/json produces or
-// accepts) into a plain JS value.
+// accepts) into a plain JS value. nil is an empty object; a value JSON
+// cannot encode is undefined.
 func (vm *VM) ToJS(v any) goja.Value {
 	switch x := v.(type) {
 	case nil:
@@ -476,16 +477,21 @@ func (vm *VM) ToJS(v any) goja.Value {
 	case goja.Value:
 		return x
 	}
-	b, err := json.Marshal(v)
-	if err != nil {
-		return goja.Undefined()
-	}
-	parse, _ := goja.AssertFunction(vm.rt.Get("JSON").ToObject(vm.rt).Get("parse"))
-	out, err := parse(goja.Undefined(), vm.rt.ToValue(string(b)))
+	out, err := vm.marshalJS(v)
 	if err != nil {
 		return goja.Undefined()
 	}
 	return out
+}
+
+// marshalJS converts v to a fresh JS value through encoding/json and the
+// JSON.parse captured before user code ran (nil is null).
+func (vm *VM) marshalJS(v any) (goja.Value, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	return vm.toolsOf().parse(goja.Undefined(), vm.rt.ToValue(string(b)))
 }
 
 // StepArg is one matched argument of a step: the parameter type's name

@@ -158,10 +158,7 @@ func (vm *VM) relPath(loc string) string {
 	if !filepath.IsAbs(loc) {
 		return loc
 	}
-	if rel, err := filepath.Rel(vm.dir, loc); err == nil && !strings.HasPrefix(rel, "..") {
-		return filepath.ToSlash(rel)
-	}
-	return loc
+	return relSlash(vm.dir, loc)
 }
 
 // FirstUserFrame returns "file:line" of the first stack frame in the user's

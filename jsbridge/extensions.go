@@ -72,6 +72,8 @@ func BuildExtensions(dir string, patterns []string, alias map[string]string) (*E
 	return set, nil
 }
 
+// relSlash is p relative to dir, slash-separated; p itself (slash-separated)
+// when it lies outside dir.
 func relSlash(dir, p string) string {
 	if rel, err := filepath.Rel(dir, p); err == nil && !strings.HasPrefix(rel, "..") {
 		return filepath.ToSlash(rel)
@@ -119,8 +121,9 @@ func (s *ExtensionSet) Load(vm *VM) []*FileError {
 // file, or the script of `ferridriver run`): registration functions
 // (defineTool, Given...) may be called, top-level await is awaited, and the
 // whole is bounded by timeout (zero: none). unit names the file for the
-// tools it registers. When it throws, the definitions it registered are
-// removed and a *LoadError is returned. Loop goroutine only.
+// tools it registers ("" for the bundle of a BDD run: each tool's File is
+// then its source file). When it throws, the definitions it
+// registered are removed and a *LoadError is returned. Loop goroutine only.
 func (vm *VM) Evaluate(b *Bundle, unit string, timeout time.Duration) error {
 	r := vm.registry
 	mark := [5]int{len(r.Steps), len(r.Hooks), len(r.ParamTypes), len(r.Tools), len(r.Order)}
@@ -128,6 +131,11 @@ func (vm *VM) Evaluate(b *Bundle, unit string, timeout time.Duration) error {
 	prevUnit, prevLoading := st.unit, vm.loading
 	st.unit, vm.loading = unit, true
 	defer func() { st.unit, vm.loading = prevUnit, prevLoading }()
+	name := unit
+	if name == "" {
+		name = "step files and extensions"
+	}
+	what := "loading " + name
 	err := func() error {
 		v, err := vm.rt.RunProgram(b.Program)
 		if err != nil {
@@ -135,9 +143,9 @@ func (vm *VM) Evaluate(b *Bundle, unit string, timeout time.Duration) error {
 		}
 		fn, ok := goja.AssertFunction(v)
 		if !ok {
-			return &LoadError{Err: fmt.Errorf("%s: the bundle is not a function", unit)}
+			return &LoadError{Err: fmt.Errorf("%s: the bundle is not a function", name)}
 		}
-		if _, err := vm.Call(fn, goja.Undefined(), nil, timeout, "loading "+unit); err != nil {
+		if _, err := vm.Call(fn, goja.Undefined(), nil, timeout, what); err != nil {
 			return &LoadError{Err: err}
 		}
 		return nil

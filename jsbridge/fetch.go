@@ -9,7 +9,6 @@ import (
 	"net/http"
 	"net/http/cookiejar"
 	"net/url"
-	"sort"
 	"strings"
 	"time"
 
@@ -116,12 +115,7 @@ func (vm *VM) httpNative(owner *ToolFrame) func(goja.FunctionCall) goja.Value {
 			jar, _ = cookiejar.New(nil)
 			st.jars[jarKey] = jar
 		}
-		ctx, cancel := context.WithCancelCause(st.baseCtx)
-		var stopFrame func() bool
-		if frame != nil {
-			f := frame
-			stopFrame = context.AfterFunc(f.ctx, func() { cancel(f.revoked()) })
-		}
+		ctx, cancel := st.opContext(frame)
 		if timeout > 0 {
 			var cancelT context.CancelFunc
 			ctx, cancelT = context.WithTimeoutCause(ctx, timeout, fmt.Errorf("request timed out after %d ms", timeout.Milliseconds()))
@@ -144,9 +138,6 @@ func (vm *VM) httpNative(owner *ToolFrame) func(goja.FunctionCall) goja.Value {
 		}
 		promise := vm.loop.Promise(func() (any, error) {
 			defer cancel(nil)
-			if stopFrame != nil {
-				defer stopFrame()
-			}
 			return doHTTP(ctx, &client, method, rawURL, header, body), nil
 		}, func(rt *goja.Runtime, v any) (goja.Value, error) {
 			return vm.httpResultValue(v.(*httpResult)), nil
@@ -195,12 +186,7 @@ func doHTTP(ctx context.Context, client *http.Client, method, rawURL string, hea
 		redirected: resp.Request.URL.String() != req.URL.String(),
 		body:       data,
 	}
-	keys := make([]string, 0, len(resp.Header))
-	for k := range resp.Header {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
+	for _, k := range sortedKeys(resp.Header) {
 		for _, v := range resp.Header[k] {
 			r.headers = append(r.headers, [2]string{strings.ToLower(k), v})
 		}

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"sort"
-	"sync/atomic"
 	"time"
 
 	"github.com/dop251/goja"
@@ -25,8 +24,7 @@ import (
 // vm.Loop().Context() at registration and runs the callback with
 // vm.Loop().RunIn(ctx, ...) or vm.Loop().Enqueue(ctx, ...).
 type ToolFrame struct {
-	tool   *ToolDef
-	parent *ToolFrame
+	tool *ToolDef
 	// ctx is cancelled when the call is abandoned (timeout, the caller's
 	// cancellation) before it settles: the frame's capabilities are then
 	// revoked and its running commands and requests stop. It is not
@@ -39,10 +37,6 @@ type ToolFrame struct {
 
 // Tool returns the definition of the running tool.
 func (f *ToolFrame) Tool() *ToolDef { return f.tool }
-
-// Parent returns the frame of the tool that called this one (nil for a
-// call from first-party code or from the host).
-func (f *ToolFrame) Parent() *ToolFrame { return f.parent }
 
 // Net returns the policy that binds the frame's HTTP (its tool's allow.net).
 func (f *ToolFrame) Net() *capability.NetPolicy { return f.tool.Allow.Net }
@@ -146,7 +140,7 @@ func (p *pluginsObject) Keys() []string {
 func (vm *VM) pluginCall(name string, args goja.Value) goja.Value {
 	def := vm.registry.Tool(name)
 	if def == nil {
-		panic(vm.rt.NewTypeError(fmt.Sprintf("plugins[%q]: no tool of that name is loaded", name)))
+		vm.ThrowTypeError("plugins[%q]: no tool of that name is loaded", name)
 	}
 	parent := CurrentFrame(vm)
 	if parent != nil {
@@ -159,10 +153,10 @@ func (vm *VM) pluginCall(name string, args goja.Value) goja.Value {
 		var err error
 		s, err = vm.JSONString(args)
 		if err != nil {
-			panic(vm.rt.NewTypeError(fmt.Sprintf("plugins[%q]: the arguments are %v", name, err)))
+			vm.ThrowTypeError("plugins[%q]: the arguments are %v", name, err)
 		}
 		if s == "" {
-			panic(vm.rt.NewTypeError(fmt.Sprintf("plugins[%q]: the arguments must be a JSON value, got %s", name, describeJS(args))))
+			vm.ThrowTypeError("plugins[%q]: the arguments must be a JSON value, got %s", name, describeJS(args))
 		}
 	}
 	ctx := context.Background()
@@ -170,14 +164,14 @@ func (vm *VM) pluginCall(name string, args goja.Value) goja.Value {
 	if parent != nil {
 		ctx, progress = parent.ctx, parent.progress
 	}
-	c := vm.startCall(ctx, def, s, parent, progress)
+	c := vm.startCall(ctx, def, s, progress)
 	return vm.rt.ToValue(c.promise)
 }
 
 // startCall runs the dispatch of one invocation: validation, the frame,
 // the timeout, the handler. Loop goroutine only; the returned call settles
 // on the loop.
-func (vm *VM) startCall(caller context.Context, def *ToolDef, args string, parent *ToolFrame, progress func(Progress)) *toolCall {
+func (vm *VM) startCall(caller context.Context, def *ToolDef, args string, progress func(Progress)) *toolCall {
 	rt := vm.rt
 	p, resolve, reject := rt.NewPromise()
 	c := &toolCall{vm: vm, def: def, promise: p, resolve: resolve, reject: reject}
@@ -185,8 +179,12 @@ func (vm *VM) startCall(caller context.Context, def *ToolDef, args string, paren
 		c.fail(err, vm.newError("TypeError", err.Error(), "ERR_TOOL_ARGUMENTS"))
 		return c
 	}
+	// Not derived from the VM's base context: a frame is never cancelled
+	// when its call completes, so as a child of the base context it would
+	// stay registered there for the VM's lifetime. The operations a frame
+	// starts join the two (toolState.opContext).
 	ctx, cancel := context.WithCancelCause(context.Background())
-	c.frame = &ToolFrame{tool: def, parent: parent, ctx: ctx, cancel: cancel, progress: progress}
+	c.frame = &ToolFrame{tool: def, ctx: ctx, cancel: cancel, progress: progress}
 	st := vm.toolsOf()
 	signal := goja.Undefined()
 	if st.abortController != nil {
@@ -233,12 +231,13 @@ func (vm *VM) startCall(caller context.Context, def *ToolDef, args string, paren
 			panic(intr)
 		}
 		je := vm.toJSError(err)
-		c.fail(je, exceptionValue(err, rt))
+		c.fail(je, ErrorValue(rt, je))
 		return c
 	}
 	pr, perr := st.promiseResolve(goja.Undefined(), ret)
 	if perr != nil {
-		c.fail(vm.toJSError(perr), exceptionValue(perr, rt))
+		je := vm.toJSError(perr)
+		c.fail(je, ErrorValue(rt, je))
 		return c
 	}
 	onOK := rt.ToValue(func(call goja.FunctionCall) goja.Value {
@@ -251,18 +250,10 @@ func (vm *VM) startCall(caller context.Context, def *ToolDef, args string, paren
 		return goja.Undefined()
 	})
 	if _, err := st.promiseThen(pr, onOK, onErr); err != nil {
-		c.fail(vm.toJSError(err), exceptionValue(err, rt))
+		je := vm.toJSError(err)
+		c.fail(je, ErrorValue(rt, je))
 	}
 	return c
-}
-
-// exceptionValue is the JS value of a goja exception (or a new Error).
-func exceptionValue(err error, rt *goja.Runtime) goja.Value {
-	var exc *goja.Exception
-	if errors.As(err, &exc) {
-		return exc.Value()
-	}
-	return ErrorValue(rt, err)
 }
 
 func (c *toolCall) cleanup() {
@@ -386,38 +377,23 @@ func (vm *VM) handlerContext(f *ToolFrame, args, signal goja.Value) *goja.Object
 // callGuarded calls fn(undefined, arg). When d > 0, JS still running
 // synchronously after d (an infinite loop in the handler's first segment)
 // is interrupted and timedOut reported; the interrupt does not escape.
+// Someone else's interrupt (the caller's limit) is returned as err.
 func (vm *VM) callGuarded(fn goja.Callable, arg goja.Value, d time.Duration, owner *toolCall) (ret goja.Value, err error, timedOut bool) {
-	if d <= 0 {
-		ret, err = fn(goja.Undefined(), arg)
-		return ret, err, false
+	var deadline time.Time
+	if d > 0 {
+		deadline = time.Now().Add(d)
 	}
 	marker := &guardMarker{owner}
-	var done, fired atomic.Bool
-	t := time.AfterFunc(d, func() {
-		vm.interruptMu.Lock()
-		defer vm.interruptMu.Unlock()
-		if !done.Load() {
-			fired.Store(true)
-			vm.rt.Interrupt(marker)
-		}
-	})
+	release := vm.watchdog(deadline, marker)
 	ret, err = fn(goja.Undefined(), arg)
-	vm.interruptMu.Lock()
-	done.Store(true)
-	vm.interruptMu.Unlock()
-	t.Stop()
-	if !fired.Load() {
+	if !release(err) {
 		return ret, err, false
 	}
 	var intr *goja.InterruptedError
-	if errors.As(err, &intr) && intr.Value() != marker {
-		return ret, err, false // someone else's interrupt: not ours to clear
-	}
-	vm.rt.ClearInterrupt()
-	if err != nil && errors.As(err, &intr) {
+	if errors.As(err, &intr) && intr.Value() == marker {
 		return nil, nil, true
 	}
-	return ret, err, false // fired as fn returned: nothing was interrupted
+	return ret, err, false // someone else's interrupt, or ours fired as fn returned
 }
 
 type guardMarker struct{ c *toolCall }
@@ -453,7 +429,7 @@ func (vm *VM) CallTool(ctx context.Context, name string, args json.RawMessage, o
 	}
 	var c *toolCall
 	start := vm.rt.ToValue(func(goja.FunctionCall) goja.Value {
-		c = vm.startCall(ctx, def, s, nil, opts.Progress)
+		c = vm.startCall(ctx, def, s, opts.Progress)
 		return vm.rt.ToValue(c.promise)
 	})
 	fn, _ := goja.AssertFunction(start)

@@ -466,7 +466,7 @@ func (vm *VM) cryptoModule() *goja.Object {
 		case "sha512":
 			h = sha512.New()
 		default:
-			panic(rt.NewTypeError("crypto.createHash: unsupported algorithm " + alg))
+			panic(rt.NewTypeError("crypto.createHash: unsupported algorithm %s", alg))
 		}
 		obj := rt.NewObject()
 		obj.Set("update", func(call goja.FunctionCall) goja.Value {

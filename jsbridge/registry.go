@@ -1,6 +1,7 @@
 package jsbridge
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/dop251/goja"
@@ -10,6 +11,17 @@ import (
 type SourceRef struct {
 	URI  string // path relative to the project directory, slash-separated
 	Line int
+}
+
+// String formats a source reference as "file:line" ("" when unknown).
+func (s SourceRef) String() string {
+	if s.URI == "" {
+		return ""
+	}
+	if s.Line == 0 {
+		return s.URI
+	}
+	return fmt.Sprintf("%s:%d", s.URI, s.Line)
 }
 
 // StepDef is a step definition registered with Given/When/Then/defineStep.

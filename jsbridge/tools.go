@@ -57,17 +57,6 @@ type ToolDef struct {
 	handler goja.Callable
 }
 
-// String formats a source reference as "file:line" ("" when unknown).
-func (s SourceRef) String() string {
-	if s.URI == "" {
-		return ""
-	}
-	if s.Line == 0 {
-		return s.URI
-	}
-	return fmt.Sprintf("%s:%d", s.URI, s.Line)
-}
-
 // Tool returns the tool registered under name, or nil.
 func (r *Registry) Tool(name string) *ToolDef {
 	for _, t := range r.Tools {
@@ -81,6 +70,14 @@ func (r *Registry) Tool(name string) *ToolDef {
 // manifestKeys are the keys defineTool accepts. Any other key is an error:
 // a misspelt exposeAsTool or timeoutMs must not silently mean "no".
 var manifestKeys = []string{"name", "title", "description", "inputSchema", "exposeAsTool", "timeoutMs", "allow", "handler", "annotations"}
+
+var knownManifestKeys = func() map[string]bool {
+	m := make(map[string]bool, len(manifestKeys))
+	for _, k := range manifestKeys {
+		m[k] = true
+	}
+	return m
+}()
 
 //go:embed tools.js
 var toolsGlueSource string
@@ -240,25 +237,36 @@ func (st *toolState) commandSession() *capability.Session {
 	return st.session
 }
 
+// opContext is the context of one operation (an HTTP request, a command)
+// started by frame's handler, or by first-party code when frame is nil. It
+// is cancelled when the VM closes and when frame is abandoned (the cause
+// is then frame.revoked()). cancel must be called when the operation ends.
+func (st *toolState) opContext(frame *ToolFrame) (ctx context.Context, cancel context.CancelCauseFunc) {
+	ctx, cancelCtx := context.WithCancelCause(st.baseCtx)
+	if frame == nil {
+		return ctx, cancelCtx
+	}
+	stop := context.AfterFunc(frame.ctx, func() { cancelCtx(frame.revoked()) })
+	return ctx, func(cause error) {
+		stop()
+		cancelCtx(cause)
+	}
+}
+
 // defineToolFunc implements defineTool(manifest) and
 // defineTool(manifest, handler).
 func (vm *VM) defineToolFunc(call goja.FunctionCall) goja.Value {
-	rt := vm.rt
 	vm.mustLoad("defineTool")
 	src := vm.callerSource()
 	fail := func(format string, args ...any) {
-		panic(rt.NewTypeError("defineTool: " + fmt.Sprintf(format, args...)))
+		vm.ThrowTypeError("defineTool: "+format, args...)
 	}
 	m, ok := call.Argument(0).(*goja.Object)
 	if !ok || m.ClassName() == "Array" || m.ClassName() == "Function" {
 		fail("the first argument must be a manifest object {name, description?, inputSchema?, exposeAsTool?, timeoutMs?, allow?, handler?}")
 	}
-	known := map[string]bool{}
-	for _, k := range manifestKeys {
-		known[k] = true
-	}
 	for _, k := range m.Keys() {
-		if !known[k] {
+		if !knownManifestKeys[k] {
 			fail("unknown manifest key %q (known: %s)", k, strings.Join(manifestKeys, ", "))
 		}
 	}
@@ -330,7 +338,7 @@ func (vm *VM) defineToolFunc(call goja.FunctionCall) goja.Value {
 		if err != nil || s == "" {
 			failTool("inputSchema must be a JSON Schema (an object or a boolean): %v", err)
 		}
-		sch, err := compileSchema(name, s)
+		sch, err := compileSchema(s)
 		if err != nil {
 			failTool("invalid inputSchema: %v", err)
 		}
@@ -464,9 +472,15 @@ func (noLoader) Load(url string) (any, error) {
 	return nil, fmt.Errorf("external $ref %q is not allowed (inputSchema must be self-contained)", url)
 }
 
+// schemaLocation is the resource URL every inputSchema is compiled under
+// (each with its own compiler). It is a constant: a tool name in the URL
+// would be parsed as one, and a name with "#" or "%" would break a valid
+// schema.
+const schemaLocation = "ferridriver-tool:///inputSchema.json"
+
 // compileSchema compiles a tool's inputSchema (draft 2020-12 unless it
 // says otherwise with $schema; formats are asserted, not just annotated).
-func compileSchema(tool, doc string) (*jsonschema.Schema, error) {
+func compileSchema(doc string) (*jsonschema.Schema, error) {
 	v, err := jsonschema.UnmarshalJSON(strings.NewReader(doc))
 	if err != nil {
 		return nil, err
@@ -475,13 +489,12 @@ func compileSchema(tool, doc string) (*jsonschema.Schema, error) {
 	c.DefaultDraft(jsonschema.Draft2020)
 	c.AssertFormat()
 	c.UseLoader(noLoader{})
-	loc := "ferridriver-tool:///" + strings.ReplaceAll(tool, " ", "_") + "/inputSchema.json"
-	if err := c.AddResource(loc, v); err != nil {
+	if err := c.AddResource(schemaLocation, v); err != nil {
 		return nil, err
 	}
-	sch, err := c.Compile(loc)
+	sch, err := c.Compile(schemaLocation)
 	if err != nil {
-		return nil, cleanSchemaError(err, loc)
+		return nil, cleanSchemaError(err, schemaLocation)
 	}
 	return sch, nil
 }

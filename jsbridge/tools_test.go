@@ -145,6 +145,34 @@ defineTool({
 	mustContain(t, e.runErr(`const a = {}; a.self = a; return await plugins["strict"](a)`), "not JSON-serialisable")
 }
 
+// A tool name is not part of a URL: "#" and "%" in it must not break a
+// valid inputSchema (with its internal $ref) nor leak into messages.
+func TestSchemaOfToolWithURLCharactersInName(t *testing.T) {
+	e := newToolEnv(t, map[string]string{
+		"ext/a.ts": `
+defineTool({
+  name: "a#b%zz c",
+  inputSchema: { type: "object", properties: { n: { $ref: "#/$defs/pos" } }, required: ["n"], $defs: { pos: { type: "integer", minimum: 1 } } },
+}, async ({ args }) => args.n);
+`,
+	}).mustLoad()
+	if got := e.mustRun(`return await plugins["a#b%zz c"]({ n: 2 })`); got != int64(2) {
+		t.Fatalf("valid call: %v", got)
+	}
+	mustContain(t, e.runErr(`return await plugins["a#b%zz c"]({ n: 0 })`), `invalid arguments for tool "a#b%zz c"`, "at /n:")
+	bad := newToolEnv(t, map[string]string{
+		"ext/a.js": `defineTool({ name: "x#y%zz", inputSchema: { $ref: "#/$defs/missing" } }, () => 1)`,
+	})
+	if len(bad.errs) != 1 {
+		t.Fatalf("want one load error, got %v", bad.errs)
+	}
+	msg := bad.errs[0].Error()
+	mustContain(t, msg, `tool "x#y%zz": invalid inputSchema`)
+	if strings.Contains(msg, "ferridriver-tool:") {
+		t.Fatalf("the internal schema URL leaks into the message: %s", msg)
+	}
+}
+
 func TestResultsAreJSONClones(t *testing.T) {
 	e := newToolEnv(t, map[string]string{
 		"ext/a.ts": `

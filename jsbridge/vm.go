@@ -11,6 +11,7 @@ package jsbridge
 
 import (
 	_ "embed"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -278,16 +279,8 @@ var Version = "0.1.0-dev"
 
 // load evaluates the bundle and awaits its top level.
 func (vm *VM) load(b *Bundle) error {
-	v, err := vm.rt.RunProgram(b.Program)
-	if err != nil {
-		return &LoadError{Err: vm.toJSError(err)}
-	}
-	fn, _ := goja.AssertFunction(v)
-	vm.loading = true
-	defer func() { vm.loading = false }()
-	_, err = vm.Call(fn, goja.Undefined(), nil, vm.opts.LoadTimeout, "loading step files and extensions")
-	if err != nil {
-		return &LoadError{Err: err}
+	if err := vm.Evaluate(b, "", vm.opts.LoadTimeout); err != nil {
+		return err
 	}
 	if err := vm.registry.finish(); err != nil {
 		return &LoadError{Err: vm.toJSError(err)}
@@ -332,8 +325,8 @@ func (vm *VM) Call(fn goja.Callable, this goja.Value, args []goja.Value, timeout
 	if err := vm.stopped(); err != nil {
 		return nil, err
 	}
-	stop := vm.watchdog(deadline, what, timeout)
-	defer stop()
+	release := vm.watchdog(deadline, &TimeoutError{What: what, Ms: timeout.Milliseconds()})
+	defer release(nil)
 	v, err := fn(this, args...)
 	if err != nil {
 		if serr := vm.stopped(); serr != nil {
@@ -350,8 +343,8 @@ func (vm *VM) Await(v goja.Value, timeout time.Duration, what string) (goja.Valu
 	if timeout > 0 {
 		deadline = time.Now().Add(timeout)
 	}
-	stop := vm.watchdog(deadline, what, timeout)
-	defer stop()
+	release := vm.watchdog(deadline, &TimeoutError{What: what, Ms: timeout.Milliseconds()})
+	defer release(nil)
 	return vm.settle(v, deadline, what, timeout)
 }
 
@@ -389,13 +382,16 @@ func promiseOf(v goja.Value) (*goja.Promise, bool) {
 	return p, ok
 }
 
-// watchdog interrupts JS still running at the deadline. The returned stop
-// function must be called when the guarded work is over; it clears an
-// interrupt that fired too late to be delivered, so it cannot leak into the
-// next call.
-func (vm *VM) watchdog(deadline time.Time, what string, timeout time.Duration) func() {
+// watchdog interrupts JS still running at the deadline (zero: never) with
+// value. The returned release must be called when the guarded work is over,
+// with the error it ended with (nil when unknown); it reports whether the
+// interrupt fired and, if so, clears it, so that an interrupt that fired
+// too late to be delivered cannot leak into the next call. An err that is
+// an interrupt with another value (someone else's, e.g. an enclosing
+// call's limit) is left pending, to unwind to its owner.
+func (vm *VM) watchdog(deadline time.Time, value any) (release func(err error) (fired bool)) {
 	if deadline.IsZero() {
-		return func() {}
+		return func(error) bool { return false }
 	}
 	var done, fired atomic.Bool
 	t := time.AfterFunc(time.Until(deadline), func() {
@@ -403,17 +399,22 @@ func (vm *VM) watchdog(deadline time.Time, what string, timeout time.Duration) f
 		defer vm.interruptMu.Unlock()
 		if !done.Load() {
 			fired.Store(true)
-			vm.rt.Interrupt(&TimeoutError{What: what, Ms: timeout.Milliseconds()})
+			vm.rt.Interrupt(value)
 		}
 	})
-	return func() {
+	return func(err error) bool {
 		vm.interruptMu.Lock()
 		done.Store(true)
 		vm.interruptMu.Unlock()
 		t.Stop()
-		if fired.Load() {
+		if !fired.Load() {
+			return false
+		}
+		var intr *goja.InterruptedError
+		if !errors.As(err, &intr) || intr.Value() == value {
 			vm.rt.ClearInterrupt()
 		}
+		return true
 	}
 }
 
@@ -423,9 +424,11 @@ func (vm *VM) Throw(err error) {
 	panic(ErrorValue(vm.rt, err))
 }
 
-// ThrowTypeError panics with a JS TypeError.
+// ThrowTypeError panics with a JS TypeError. (goja's NewTypeError formats
+// its first argument: a message built beforehand must go through "%s", or
+// a "%" in a user's string is garbled.)
 func (vm *VM) ThrowTypeError(format string, args ...any) {
-	panic(vm.rt.NewTypeError(fmt.Sprintf(format, args...)))
+	panic(vm.rt.NewTypeError("%s", fmt.Sprintf(format, args...)))
 }
 
 // sortedKeys returns m's keys sorted.

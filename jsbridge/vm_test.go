@@ -285,3 +285,31 @@ func TestAwaitedRejectionIsHandled(t *testing.T) {
 		t.Fatalf("awaited rejection reported as unhandled: %v", got)
 	}
 }
+
+func TestLoadTimeoutNamesTheStepFiles(t *testing.T) {
+	b := mustBuild(t, map[string]string{"entry.js": "await new Promise(() => {})\n"})
+	_, err := NewVM(b, VMOptions{LoadTimeout: 100 * time.Millisecond})
+	var le *LoadError
+	var te *TimeoutError
+	if !errors.As(err, &le) || !errors.As(err, &te) || te.What != "loading step files and extensions" || te.Ms != 100 {
+		t.Fatalf("%T %v", err, err)
+	}
+	b = mustBuild(t, map[string]string{"entry.js": "for (;;) {}\n"})
+	if _, err := NewVM(b, VMOptions{LoadTimeout: 100 * time.Millisecond}); !errors.As(err, &te) || te.What != "loading step files and extensions" {
+		t.Fatalf("%T %v", err, err)
+	}
+}
+
+// User code replacing JSON.parse changes nothing in the values Go hands
+// to JS, and "%" in a user's string survives a registration error.
+func TestToJSAndMessagesResistUserCode(t *testing.T) {
+	vm, _ := newTestVM(t, HostBDD, map[string]string{"entry.js": "JSON.parse = () => 'hijacked'\n"}, VMOptions{})
+	v := vm.ToJS(map[string]any{"a": 1})
+	if o, ok := v.(*goja.Object); !ok || o.Get("a").ToInteger() != 1 {
+		t.Fatalf("ToJS: %v", v)
+	}
+	_, err := NewVM(mustBuild(t, map[string]string{"entry.js": "import { Given } from '@cucumber/cucumber'\nGiven('a 50% discount')\n"}), VMOptions{})
+	if err == nil || !strings.Contains(err.Error(), `("a 50% discount"): the last argument must be the step function`) {
+		t.Fatalf("%v", err)
+	}
+}
