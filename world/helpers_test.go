@@ -18,14 +18,12 @@ func demo(t testing.TB) string {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
-	url, err := demoappServe(ctx)
+	url, err := demoapp.Serve(ctx, "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	return url
 }
-
-func demoappServe(ctx context.Context) (string, error) { return demoapp.Serve(ctx, "127.0.0.1:0") }
 
 // newLauncher builds a Launcher that is always closed at the end of the
 // test, and checks that it left no browser process behind.
@@ -34,7 +32,7 @@ func newLauncher(t *testing.T, cfg Config, opts Options) *Launcher {
 	if cfg.OutputDir == "" {
 		cfg.OutputDir = t.TempDir()
 	}
-	opts.Logf = t.Logf
+	opts.Logf, opts.Debugf = t.Logf, t.Logf
 	l, err := NewLauncher(cfg, opts)
 	if err != nil {
 		t.Fatal(err)

@@ -41,6 +41,9 @@ type Options struct {
 	// Logf receives one line per notable event (driver install, launch,
 	// crash). Nil = silent.
 	Logf func(format string, args ...any)
+	// Debugf receives routine diagnostics (driver start and browser launch
+	// timings). Nil = dropped.
+	Debugf func(format string, args ...any)
 	// AutoPrewarm makes a Session, once its page exists, start preparing
 	// the next context+page for the same worker in the background (see
 	// Launcher.Prewarm).
@@ -173,6 +176,12 @@ func (l *Launcher) logf(format string, args ...any) {
 	}
 }
 
+func (l *Launcher) debugf(format string, args ...any) {
+	if l.opts.Debugf != nil {
+		l.opts.Debugf(format, args...)
+	}
+}
+
 // Playwright returns the running driver connection, starting the driver
 // (not a browser) if needed; for API-only work such as request contexts.
 func (l *Launcher) Playwright(ctx context.Context) (*playwright.Playwright, error) {
@@ -257,7 +266,7 @@ func (l *Launcher) startDriver() (*playwright.Playwright, int, error) {
 			pid = p
 		}
 	}
-	l.logf("playwright driver %s started in %v", drv.Version, time.Since(start).Round(time.Millisecond))
+	l.debugf("playwright driver %s started in %v", drv.Version, time.Since(start).Round(time.Millisecond))
 	return pw, pid, nil
 }
 
@@ -351,7 +360,7 @@ func (l *Launcher) launch(slot *browserSlot) error {
 			l.logf("%v; it will be relaunched on next use", ErrBrowserCrashed)
 		}
 	})
-	l.logf("%s %s launched in %v", l.cfg.BrowserName(), b.Version(), slot.launchDur.Round(time.Millisecond))
+	l.debugf("%s %s launched in %v", l.cfg.BrowserName(), b.Version(), slot.launchDur.Round(time.Millisecond))
 	l.tracked() // remember the new browser's process group while its leader lives
 	return nil
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"os"
-	"strings"
 
 	"github.com/ferridriver/ferridriver/config"
 	"github.com/ferridriver/ferridriver/runner"
@@ -21,7 +20,7 @@ func newEnvironment(cfg *config.Config) (runner.Environment, error) {
 	// overlapped, 33 s serial, floor 38 s). FERRIDRIVER_OVERLAP=1 turns
 	// both on, to measure elsewhere.
 	overlap := os.Getenv("FERRIDRIVER_OVERLAP") == "1"
-	env, err := browserenv.New(cfg.Browser, browserenv.Options{Logf: browserLog, Prewarm: overlap, BackgroundClose: overlap})
+	env, err := browserenv.New(cfg.Browser, browserenv.Options{Logf: browserLog, Debugf: browserDebug(), Prewarm: overlap, BackgroundClose: overlap})
 	if err != nil {
 		return nil, fmt.Errorf("[browser]: %w", err)
 	}
@@ -29,14 +28,18 @@ func newEnvironment(cfg *config.Config) (runner.Environment, error) {
 }
 
 // browserLog reports what a user should know about the browser (installs,
-// crashes, relaunches) on stderr; routine start-up timings only with
-// FERRIDRIVER_DEBUG set.
+// crashes, relaunches) on stderr.
 func browserLog(format string, args ...any) {
-	msg := fmt.Sprintf(format, args...)
-	if os.Getenv("FERRIDRIVER_DEBUG") == "" && (strings.Contains(msg, " started in ") || strings.Contains(msg, " launched in ")) {
-		return
+	fmt.Fprintln(os.Stderr, "ferridriver: "+fmt.Sprintf(format, args...))
+}
+
+// browserDebug is the browser's Debugf: routine start-up timings, on
+// stderr only with FERRIDRIVER_DEBUG set.
+func browserDebug() func(format string, args ...any) {
+	if os.Getenv("FERRIDRIVER_DEBUG") == "" {
+		return nil
 	}
-	fmt.Fprintln(os.Stderr, "ferridriver: "+msg)
+	return browserLog
 }
 
 // newScriptBrowser returns the browser of the script and mcp hosts (the
@@ -45,7 +48,7 @@ func browserLog(format string, args ...any) {
 // jsbridge.SetBrowserProvider(vm, b) (run) or as mcp Session().Browser,
 // and Close it when the session ends.
 func newScriptBrowser(cfg *config.Config) (*browserenv.ScriptBrowser, error) {
-	b, err := browserenv.NewScriptBrowser(cfg.Browser, browserenv.Options{Logf: browserLog})
+	b, err := browserenv.NewScriptBrowser(cfg.Browser, browserenv.Options{Logf: browserLog, Debugf: browserDebug()})
 	if err != nil {
 		return nil, fmt.Errorf("[browser]: %w", err)
 	}

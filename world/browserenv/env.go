@@ -50,6 +50,9 @@ type Environment struct {
 type Options struct {
 	// Logf receives browser events (launch, crash, relaunch). Nil: silent.
 	Logf func(format string, args ...any)
+	// Debugf receives routine diagnostics (driver start and browser launch
+	// timings). Nil: dropped.
+	Debugf func(format string, args ...any)
 	// Prewarm prepares each worker's next context and page while its
 	// current test case runs, once the worker has used the browser.
 	Prewarm bool
@@ -61,7 +64,7 @@ type Options struct {
 
 // New returns the Environment of a run with the [browser] configuration.
 func New(cfg world.Config, opts Options) (*Environment, error) {
-	l, err := world.NewLauncher(cfg, world.Options{Logf: opts.Logf, AutoPrewarm: opts.Prewarm})
+	l, err := world.NewLauncher(cfg, world.Options{Logf: opts.Logf, Debugf: opts.Debugf, AutoPrewarm: opts.Prewarm})
 	if err != nil {
 		return nil, err
 	}

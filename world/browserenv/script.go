@@ -30,7 +30,7 @@ type ScriptBrowser struct {
 // NewScriptBrowser returns a ScriptBrowser with the [browser]
 // configuration. It starts nothing.
 func NewScriptBrowser(cfg world.Config, opts Options) (*ScriptBrowser, error) {
-	l, err := world.NewLauncher(cfg, world.Options{Logf: opts.Logf})
+	l, err := world.NewLauncher(cfg, world.Options{Logf: opts.Logf, Debugf: opts.Debugf})
 	if err != nil {
 		return nil, err
 	}
