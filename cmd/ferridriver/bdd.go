@@ -14,7 +14,6 @@ import (
 
 	"github.com/ferridriver/ferridriver/config"
 	"github.com/ferridriver/ferridriver/formatters"
-	"github.com/ferridriver/ferridriver/jsbridge/capability"
 	"github.com/ferridriver/ferridriver/runner"
 	"github.com/ferridriver/ferridriver/world/webserver"
 )
@@ -83,21 +82,16 @@ file or tag expression; 130 interrupted.`,
 }
 
 func runBDD(cmd *cobra.Command, args []string, f *bddFlags) error {
-	dir, err := os.Getwd()
+	p, err := loadProject("", f.configFile)
 	if err != nil {
-		return &ExitError{Code: exitUsage, Err: err}
+		return err
 	}
-	cfg, err := config.Load(dir, f.configFile)
-	if err != nil {
-		return &ExitError{Code: exitUsage, Err: err}
-	}
+	dir, cfg := p.dir, p.cfg
 	opts, formatSpecs, formatOptions, err := bddOptions(cmd, args, f, cfg)
 	if err != nil {
 		return &ExitError{Code: exitUsage, Err: err}
 	}
-	if opts.ScriptCommands, err = scriptCommands(cfg); err != nil {
-		return &ExitError{Code: exitUsage, Err: err}
-	}
+	opts.Env, opts.ScriptCommands = p.env, p.scriptCommands
 	stderr := cmd.ErrOrStderr()
 	stdout := cmd.OutOrStdout()
 	opts.Stdout, opts.Stderr = stdout, stderr
@@ -200,7 +194,6 @@ func bddOptions(cmd *cobra.Command, args []string, f *bddFlags, cfg *config.Conf
 		Language:        t.Language,
 		WorldParameters: t.WorldParameters,
 		Shard:           t.Shard,
-		Env:             capability.EnvAllowList(cfg.Scripting.AllowEnv, os.Environ()),
 	}
 	if len(args) > 0 {
 		opts.Paths = args

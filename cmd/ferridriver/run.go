@@ -78,13 +78,12 @@ func runScript(stdout, stderr io.Writer, configFile, script string, args []strin
 	if err != nil {
 		return &ExitError{Code: exitUsage, Err: err}
 	}
-	vm, err := jsbridge.NewVM(nil, jsbridge.VMOptions{Host: jsbridge.HostScript, Dir: p.dir, Env: p.env, Stdout: stdout, Stderr: stderr})
+	vm, err := p.newVM(jsbridge.HostScript, stdout, stderr)
 	if err != nil {
-		return &ExitError{Code: exitUsage, Err: err}
+		return err
 	}
 	// Closing the VM kills the persistent processes the script started.
 	defer vm.Close()
-	jsbridge.SetScriptCommands(vm, p.scriptCommands)
 	// page and context: one browser page for the script, launched on first use.
 	browser, err := newScriptBrowser(p.cfg)
 	if err != nil {

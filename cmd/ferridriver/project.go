@@ -1,0 +1,80 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/ferridriver/ferridriver/config"
+	"github.com/ferridriver/ferridriver/jsbridge"
+	"github.com/ferridriver/ferridriver/jsbridge/capability"
+)
+
+// project is the configuration shared by the bdd, run, extensions and mcp
+// commands.
+type project struct {
+	dir            string
+	cfg            *config.Config
+	env            map[string]string
+	scriptCommands *capability.CommandSet
+}
+
+// loadProject loads the configuration of the project in dir (the current
+// directory when empty): process.env's allow-list and the first-party
+// commands of [scripting.allow].
+func loadProject(dir, configFile string) (*project, error) {
+	if dir == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return nil, &ExitError{Code: exitUsage, Err: err}
+		}
+		dir = wd
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, &ExitError{Code: exitUsage, Err: err}
+	}
+	if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
+		return nil, &ExitError{Code: exitUsage, Err: fmt.Errorf("project directory %s: not a directory", abs)}
+	}
+	cfg, err := config.Load(abs, configFile)
+	if err != nil {
+		return nil, &ExitError{Code: exitUsage, Err: err}
+	}
+	commands, err := scriptCommands(cfg)
+	if err != nil {
+		return nil, &ExitError{Code: exitUsage, Err: err}
+	}
+	return &project{
+		dir:            abs,
+		cfg:            cfg,
+		env:            capability.EnvAllowList(cfg.Scripting.AllowEnv, os.Environ()),
+		scriptCommands: commands,
+	}, nil
+}
+
+// scriptCommands parses [scripting.allow]: the commands first-party code
+// (steps, scripts) may run.
+func scriptCommands(cfg *config.Config) (*capability.CommandSet, error) {
+	allow, err := capability.ParseAllow(cfg.Scripting.Allow)
+	if err != nil {
+		return nil, fmt.Errorf("[scripting.allow]: %w", err)
+	}
+	if !allow.Net.Unrestricted() {
+		return nil, fmt.Errorf("[scripting.allow] net is not supported: first-party code (steps, scripts) may fetch any host but cloud metadata endpoints; allow.net restricts extension tools")
+	}
+	return allow.Commands, nil
+}
+
+// newVM returns a VM of host for the project: process.env's allow-list and
+// the [scripting.allow] commands are set; the caller loads the extensions
+// and closes it.
+func (p *project) newVM(host string, stdout, stderr io.Writer) (*jsbridge.VM, error) {
+	vm, err := jsbridge.NewVM(nil, jsbridge.VMOptions{Host: host, Dir: p.dir, Env: p.env, Stdout: stdout, Stderr: stderr})
+	if err != nil {
+		return nil, &ExitError{Code: exitUsage, Err: err}
+	}
+	jsbridge.SetScriptCommands(vm, p.scriptCommands)
+	return vm, nil
+}
