@@ -129,11 +129,14 @@ func runBDD(cmd *cobra.Command, args []string, f *bddFlags) error {
 	ctx, stop := interruptContext()
 	defer stop()
 	// The app under test, as Playwright's webServer: started before the
-	// first test case, stopped after the last.
-	servers, err := webserver.StartAll(ctx, cfg.WebServer, webserver.Options{Output: stderr, BaseDir: dir})
-	if err != nil {
-		set.Close()
-		return &ExitError{Code: exitUsage, Err: fmt.Errorf("webServer: %w", err)}
+	// first test case, stopped after the last. A dry run runs no step, so
+	// it starts none (as cucumber-js --dry-run and playwright --list).
+	servers := &webserver.Group{}
+	if !opts.DryRun {
+		if servers, err = webserver.StartAll(ctx, cfg.WebServer, webserver.Options{Output: stderr, BaseDir: dir}); err != nil {
+			set.Close()
+			return &ExitError{Code: exitUsage, Err: fmt.Errorf("webServer: %w", err)}
+		}
 	}
 	res := run.Execute(ctx, set)
 	set.Close()
