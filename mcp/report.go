@@ -157,8 +157,9 @@ func BuildReport(host string, set *jsbridge.ExtensionSet, reg *jsbridge.Registry
 	if reg != nil {
 		for _, def := range reg.Tools {
 			i := addFile(def.File)
-			tr := toolReport(def, includeSchema)
-			if _, why := Exposure(def); why != "" {
+			exposed, why := Exposure(def)
+			tr := toolReport(def, exposed, includeSchema)
+			if why != "" {
 				r.Warnings = append(r.Warnings, Problem{File: def.File, Tool: def.Name, Message: why})
 			}
 			r.Files[i].Tools = append(r.Files[i].Tools, tr)
@@ -169,8 +170,7 @@ func BuildReport(host string, set *jsbridge.ExtensionSet, reg *jsbridge.Registry
 	return r
 }
 
-func toolReport(def *jsbridge.ToolDef, includeSchema bool) ToolReport {
-	exposed, _ := Exposure(def)
+func toolReport(def *jsbridge.ToolDef, exposed, includeSchema bool) ToolReport {
 	tr := ToolReport{
 		Name: def.Name, Title: def.Title, Description: def.Description,
 		ExposeAsTool: def.ExposeAsTool, Exposed: exposed, Source: def.Source.String(),

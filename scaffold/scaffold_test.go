@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -28,7 +29,7 @@ func TestFiles(t *testing.T) {
 	}
 	got := paths(files)
 	for _, w := range want {
-		if !contains(got, w) {
+		if !slices.Contains(got, w) {
 			t.Errorf("missing %s in %v", w, got)
 		}
 	}
@@ -50,15 +51,6 @@ func TestFiles(t *testing.T) {
 	if _, err := Files(Options{Types: map[string]string{"steps/x.d.ts": ""}}); err == nil {
 		t.Error("a declaration outside types/ was accepted")
 	}
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 func TestWriteRefusesToOverwrite(t *testing.T) {
@@ -127,7 +119,7 @@ func TestRegisterTypes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !contains(paths(files), "types/registered.d.ts") {
+	if !slices.Contains(paths(files), "types/registered.d.ts") {
 		t.Errorf("registered declarations missing: %v", paths(files))
 	}
 }

@@ -100,10 +100,8 @@ func runBDD(cmd *cobra.Command, args []string, f *bddFlags) error {
 	if err != nil {
 		return &ExitError{Code: exitUsage, Err: err}
 	}
-	if env != nil {
-		defer env.Close()
-		opts.Environment = env
-	}
+	defer env.Close()
+	opts.Environment = env
 	run, err := runner.Prepare(opts)
 	if err != nil {
 		return &ExitError{Code: exitUsage, Err: err}

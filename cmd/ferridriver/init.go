@@ -49,8 +49,9 @@ func runInit(cmd *cobra.Command, dir string, force bool) error {
 	if fi, err := os.Stat(abs); err == nil && !fi.IsDir() {
 		return &ExitError{Code: exitUsage, Err: fmt.Errorf("init: %s is not a directory", dir)}
 	}
+	self := selfCommand()
 	written, err := scaffold.Write(abs, scaffold.Options{
-		Ferridriver: selfCommand(),
+		Ferridriver: self,
 		Force:       force,
 	})
 	if err != nil {
@@ -70,7 +71,7 @@ func runInit(cmd *cobra.Command, dir string, force bool) error {
 	if filepath.Clean(dir) != "." {
 		fmt.Fprintf(out, "  cd %s\n", scaffold.QuoteShell(dir))
 	}
-	fmt.Fprintf(out, "  %s bdd\n", selfCommand())
+	fmt.Fprintf(out, "  %s bdd\n", self)
 	return nil
 }
 

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -107,18 +108,11 @@ func runScript(stdout, stderr io.Writer, configFile, script string, args []strin
 	rt.Set("args", rt.NewArray(jsArgs...))
 	rt.Get("process").ToObject(rt).Set("argv", rt.NewArray(argv...))
 
-	sigs := make(chan os.Signal, 1)
-	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
-	defer signal.Stop(sigs)
-	stopWatch := make(chan struct{})
-	defer close(stopWatch)
-	go func() {
-		select {
-		case <-sigs:
-			vm.Interrupt(errInterrupted)
-		case <-stopWatch:
-		}
-	}()
+	sigCtx, stopSignals := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stopSignals()
+	// Deferred after stopSignals, so it runs first: stopping the signals
+	// at the end does not interrupt the VM.
+	defer context.AfterFunc(sigCtx, func() { vm.Interrupt(errInterrupted) })()
 
 	var deadline time.Time
 	if timeout > 0 {
