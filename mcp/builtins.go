@@ -189,13 +189,7 @@ func (s *Server) runScriptTool(ctx context.Context, req *sdk.CallToolRequest) (*
 			return nil
 		}
 		fn, _ := goja.AssertFunction(fnv)
-		argsJSON, _ := json.Marshal(in.Args)
-		parse, _ := goja.AssertFunction(rt.Get("JSON").ToObject(rt).Get("parse"))
-		argsVal, err := parse(goja.Undefined(), rt.ToValue(string(argsJSON)))
-		if err != nil {
-			return err
-		}
-		v, err := vm.Call(fn, goja.Undefined(), []goja.Value{argsVal}, limit, "run_script")
+		v, err := vm.Call(fn, goja.Undefined(), []goja.Value{vm.ToJS(in.Args)}, limit, "run_script")
 		if err != nil {
 			var te *jsbridge.TimeoutError
 			var je *jsbridge.JSError
@@ -210,7 +204,7 @@ func (s *Server) runScriptTool(ctx context.Context, req *sdk.CallToolRequest) (*
 			}
 			return nil
 		}
-		res.Value = exportJSON(rt, v)
+		res.Value = exportJSON(vm, v)
 		report(1, "done")
 		return nil
 	})
@@ -223,15 +217,15 @@ func (s *Server) runScriptTool(ctx context.Context, req *sdk.CallToolRequest) (*
 	return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: string(b)}}, StructuredContent: json.RawMessage(b)}, nil
 }
 
-// exportJSON is v as JSON data (via JSON.stringify; undefined is nil).
-func exportJSON(rt *goja.Runtime, v goja.Value) any {
+// exportJSON is v as JSON data (serialised with the VM's own
+// JSON.stringify, whatever the script did to the global; undefined is nil).
+func exportJSON(vm *jsbridge.VM, v goja.Value) any {
 	if v == nil || goja.IsUndefined(v) {
 		return nil
 	}
-	stringify, _ := goja.AssertFunction(rt.Get("JSON").ToObject(rt).Get("stringify"))
-	s, err := stringify(goja.Undefined(), v)
-	if err != nil || goja.IsUndefined(s) {
+	s, err := vm.JSONString(v)
+	if err != nil || s == "" {
 		return v.String()
 	}
-	return json.RawMessage(s.String())
+	return json.RawMessage(s)
 }
