@@ -2,6 +2,7 @@ package jsapi
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"sync/atomic"
 
@@ -39,7 +40,7 @@ func (w *contextW) Get(k string) goja.Value {
 		return w.request
 	case "tracing":
 		if w.tracing == nil {
-			w.tracing = r.newObject(r.p.get(&r.p.tracing, "Tracing", r.tracingMethods), &tracingW{r: r, t: w.c.Tracing()})
+			w.tracing = r.newObject(r.p.get(&r.p.tracing, "Tracing", r.tracingMethods), &tracingW{t: w.c.Tracing()})
 		}
 		return w.tracing
 	}
@@ -58,13 +59,7 @@ func (r *Runtime) contextObj(c playwright.BrowserContext) goja.Value {
 	if o, ok := r.objects[c]; ok {
 		return o
 	}
-	base := ""
-	if h, err := r.getHost(); err == nil {
-		if d, err := h.ContextDefaults(); err == nil && d.BaseURL != nil {
-			base = *d.BaseURL
-		}
-	}
-	return r.wrapContext(c, base)
+	return r.wrapContext(c, r.hostBaseURL())
 }
 
 func (r *Runtime) wrapContext(c playwright.BrowserContext, baseURL string) *goja.Object {
@@ -74,7 +69,7 @@ func (r *Runtime) wrapContext(c playwright.BrowserContext, baseURL string) *goja
 		pwOn:           func(event string, h func(any)) { c.On(event, h) },
 		dialogs:        func() { r.subscribeDialogs(c) },
 		timeoutDefault: func() float64 { return r.contextDefaultTimeout(c) }}
-	w.routes = routeSet{r: r, kind: "context", target: c}
+	w.routes = routeSet{target: c}
 	c.OnClose(func(playwright.BrowserContext) { w.closed.Store(true) })
 	o = r.newObject(r.p.get(&r.p.context, "BrowserContext", r.contextMethods), w)
 	r.objects[c] = o
@@ -231,7 +226,6 @@ func (r *Runtime) contextMethods() []method {
 // tracingW is context.tracing.
 type tracingW struct {
 	props
-	r *Runtime
 	t playwright.Tracing
 }
 
@@ -260,7 +254,6 @@ func (r *Runtime) tracingMethods() []method {
 // closes them (never the process, which other workers use).
 type browserW struct {
 	props
-	r        *Runtime
 	contexts []*contextW
 	closed   bool
 }
@@ -332,12 +325,12 @@ func (r *Runtime) contextOptions(base playwright.BrowserNewContextOptions, v goj
 		if s, ok := ss.Export().(string); ok {
 			base.StorageStatePath, base.StorageState = r.path(&s), nil
 		} else if !goja.IsNull(ss) {
-			text, err := r.jsonStringify(ss)
+			text, err := r.vm.JSONString(ss)
 			if err != nil {
-				panic(err)
+				panic(r.rt.NewTypeError("browser.newContext: storageState: " + err.Error()))
 			}
 			var st playwright.OptionalStorageState
-			if err := jsonUnmarshal(text, &st); err != nil {
+			if err := json.Unmarshal([]byte(text), &st); err != nil {
 				panic(r.rt.NewTypeError("browser.newContext: storageState: " + err.Error()))
 			}
 			base.StorageState, base.StorageStatePath = &st, nil
@@ -464,12 +457,11 @@ func (r *Runtime) browserMethods() []method {
 // browserTypeW is chromium / firefox / webkit of the playwright modules.
 type browserTypeW struct {
 	props
-	r    *Runtime
 	name string
 }
 
 func (r *Runtime) browserType(name string) goja.Value {
-	return r.newObject(r.p.get(&r.p.browserType, "BrowserType", r.browserTypeMethods), &browserTypeW{r: r, name: name})
+	return r.newObject(r.p.get(&r.p.browserType, "BrowserType", r.browserTypeMethods), &browserTypeW{name: name})
 }
 
 func (r *Runtime) browserTypeMethods() []method {

@@ -340,11 +340,11 @@ func (r *Runtime) payload(x any) goja.Value {
 	case playwright.Frame:
 		return r.frameObj(v)
 	case playwright.Dialog:
-		return r.newObject(r.p.get(&r.p.dialog, "Dialog", r.dialogMethods), &dialogW{r: r, d: v})
+		return r.newObject(r.p.get(&r.p.dialog, "Dialog", r.dialogMethods), &dialogW{d: v})
 	case playwright.ConsoleMessage:
-		return r.newObject(r.p.get(&r.p.console, "ConsoleMessage", r.consoleMethods), &consoleW{r: r, m: v})
+		return r.newObject(r.p.get(&r.p.console, "ConsoleMessage", r.consoleMethods), &consoleW{m: v})
 	case playwright.Download:
-		return r.newObject(r.p.get(&r.p.download, "Download", r.downloadMethods), &downloadW{r: r, d: v})
+		return r.newObject(r.p.get(&r.p.download, "Download", r.downloadMethods), &downloadW{d: v})
 	case playwright.Request:
 		return r.requestObj(v)
 	case playwright.Response:
@@ -374,7 +374,6 @@ func (r *Runtime) payload(x any) goja.Value {
 // dialogW is a Dialog (alert, confirm, prompt, beforeunload).
 type dialogW struct {
 	props
-	r *Runtime
 	d playwright.Dialog
 }
 
@@ -411,7 +410,6 @@ func (r *Runtime) dialogMethods() []method {
 // consoleW is a ConsoleMessage.
 type consoleW struct {
 	props
-	r *Runtime
 	m playwright.ConsoleMessage
 }
 
@@ -452,7 +450,6 @@ func (r *Runtime) consoleMethods() []method {
 // downloadW is a Download.
 type downloadW struct {
 	props
-	r *Runtime
 	d playwright.Download
 }
 
@@ -470,7 +467,7 @@ func (r *Runtime) downloadMethods() []method {
 		}},
 		{"saveAs", func(c goja.FunctionCall) goja.Value {
 			d := self(c, "download.saveAs")
-			p := r.path(stringPtr(c.Argument(0).String()))
+			p := r.path(playwright.String(c.Argument(0).String()))
 			return asyncErr(r, "download.saveAs", func() error { return d.d.SaveAs(*p) })
 		}},
 		{"failure", func(c goja.FunctionCall) goja.Value {
@@ -497,5 +494,3 @@ func (r *Runtime) downloadMethods() []method {
 		}},
 	}
 }
-
-func stringPtr(s string) *string { return &s }

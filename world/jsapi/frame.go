@@ -11,7 +11,6 @@ import (
 // page's main frame, as in Playwright.
 type frameW struct {
 	props
-	r    *Runtime
 	f    playwright.Frame
 	page *pageW
 }
@@ -27,7 +26,7 @@ func (r *Runtime) frameObj(f playwright.Frame) goja.Value {
 	if p := f.Page(); p != nil {
 		pg, _ = r.pageObj(p).(*goja.Object).Export().(*pageW)
 	}
-	o := r.newObject(r.p.get(&r.p.frame, "Frame", r.frameOnlyMethods), &frameW{r: r, f: f, page: pg})
+	o := r.newObject(r.p.get(&r.p.frame, "Frame", r.frameOnlyMethods), &frameW{f: f, page: pg})
 	r.objects[f] = o
 	return o
 }
@@ -52,13 +51,6 @@ func (r *Runtime) frameTarget(c goja.FunctionCall, name string) (playwright.Fram
 		}
 	}
 	panic(r.rt.NewTypeError(name + ": called on an object that is not a Page or a Frame"))
-}
-
-func (r *Runtime) responseOrNull(resp playwright.Response) goja.Value {
-	if resp == nil {
-		return goja.Null()
-	}
-	return r.responseObj(resp)
 }
 
 // frameMethods are the methods Page and Frame share.
@@ -91,7 +83,7 @@ func (r *Runtime) frameMethods() []method {
 			u := c.Argument(0).String()
 			o := r.opts(c.Argument(1))
 			opt := playwright.FrameGotoOptions{Referer: o.s("referer"), Timeout: r.timeout(o, f.Page()), WaitUntil: o.waitUntil()}
-			return async(r, api, func() (playwright.Response, error) { return f.Goto(u, opt) }, r.responseOrNull)
+			return async(r, api, func() (playwright.Response, error) { return f.Goto(u, opt) }, r.responseObj)
 		}},
 		method{"title", func(c goja.FunctionCall) goja.Value {
 			f, api := r.frameTarget(c, "title")

@@ -1,18 +1,13 @@
 package jsapi
 
 import (
-	"encoding/json"
-
 	"github.com/dop251/goja"
 	"github.com/playwright-community/playwright-go"
 )
 
-func jsonUnmarshal(text string, v any) error { return json.Unmarshal([]byte(text), v) }
-
 // keyboardW is page.keyboard.
 type keyboardW struct {
 	props
-	r *Runtime
 	k playwright.Keyboard
 }
 
@@ -42,7 +37,6 @@ func (r *Runtime) keyboardMethods() []method {
 // mouseW is page.mouse.
 type mouseW struct {
 	props
-	r *Runtime
 	m playwright.Mouse
 }
 
@@ -92,7 +86,6 @@ func (r *Runtime) mouseMethods() []method {
 // touchscreenW is page.touchscreen.
 type touchscreenW struct {
 	props
-	r *Runtime
 	t playwright.Touchscreen
 }
 
@@ -108,7 +101,6 @@ func (r *Runtime) touchscreenMethods() []method {
 // message arguments).
 type jsHandleW struct {
 	props
-	r *Runtime
 	h playwright.JSHandle
 }
 
@@ -119,7 +111,7 @@ func (r *Runtime) jsHandleObj(h playwright.JSHandle) goja.Value {
 	if eh := h.AsElement(); eh != nil {
 		return r.elementHandleObj(eh)
 	}
-	return r.newObject(r.p.get(&r.p.jsHandle, "JSHandle", r.jsHandleMethods), &jsHandleW{r: r, h: h})
+	return r.newObject(r.p.get(&r.p.jsHandle, "JSHandle", r.jsHandleMethods), &jsHandleW{h: h})
 }
 
 // handleMethods are the JSHandle methods ElementHandle shares.
@@ -168,7 +160,6 @@ func (r *Runtime) jsHandleMethods() []method {
 // the recommended API; handles cover the older one.
 type elementHandleW struct {
 	props
-	r *Runtime
 	h playwright.ElementHandle
 }
 
@@ -176,7 +167,7 @@ func (r *Runtime) elementHandleObj(h playwright.ElementHandle) goja.Value {
 	if h == nil {
 		return goja.Null()
 	}
-	return r.newObject(r.p.get(&r.p.elementHandle, "ElementHandle", r.elementHandleMethods), &elementHandleW{r: r, h: h})
+	return r.newObject(r.p.get(&r.p.elementHandle, "ElementHandle", r.elementHandleMethods), &elementHandleW{h: h})
 }
 
 func (r *Runtime) elementHandles(hs []playwright.ElementHandle) goja.Value {

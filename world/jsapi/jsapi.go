@@ -57,6 +57,9 @@ type Runtime struct {
 
 	hostMu sync.Mutex // Host is read by work goroutines (Explain)
 	host   Host
+	// baseURL caches the host's ContextDefaults().BaseURL (see hostBaseURL).
+	baseURL *string
+	hostGen int // counts SetHost calls, so a stale baseURL is not cached
 
 	p protos
 
@@ -111,8 +114,34 @@ func newRuntime(vm *jsbridge.VM) *Runtime {
 // calls then fail with a clear error).
 func (r *Runtime) SetHost(h Host) {
 	r.hostMu.Lock()
-	r.host = h
+	r.host, r.baseURL = h, nil
+	r.hostGen++
 	r.hostMu.Unlock()
+}
+
+// hostBaseURL is the baseURL of the host's contexts ("" when none), read
+// once per host: ContextDefaults builds every option.
+func (r *Runtime) hostBaseURL() string {
+	r.hostMu.Lock()
+	h, cached, gen := r.host, r.baseURL, r.hostGen
+	r.hostMu.Unlock()
+	if cached != nil {
+		return *cached
+	}
+	base := ""
+	if h != nil {
+		if d, err := h.ContextDefaults(); err == nil && d.BaseURL != nil {
+			base = *d.BaseURL
+		} else if err != nil {
+			return "" // not cached: the next call tries again
+		}
+	}
+	r.hostMu.Lock()
+	if r.hostGen == gen {
+		r.baseURL = &base
+	}
+	r.hostMu.Unlock()
+	return base
 }
 
 func (r *Runtime) getHost() (Host, error) {
@@ -156,14 +185,14 @@ func (r *Runtime) Context(c playwright.BrowserContext) goja.Value { return r.con
 
 // APIRequest returns the JS object of an API request context.
 func (r *Runtime) APIRequest(c playwright.APIRequestContext) goja.Value {
-	return r.newObject(r.p.get(&r.p.apiRequest, "APIRequestContext", r.apiRequestMethods), &apiRequestW{r: r, c: c})
+	return r.newObject(r.p.get(&r.p.apiRequest, "APIRequestContext", r.apiRequestMethods), &apiRequestW{c: c})
 }
 
 // SharedBrowser returns a Browser object over the host's browser: its
 // newContext/newPage create contexts owned by this VM, and its close()
 // closes those contexts, never the shared browser process.
 func (r *Runtime) SharedBrowser() goja.Value {
-	return r.newObject(r.browserProto(), &browserW{r: r})
+	return r.newObject(r.browserProto(), &browserW{})
 }
 
 // PageOf returns the Playwright page behind a JS Page object.

@@ -419,14 +419,13 @@ func (r *Runtime) locatorMethods() []method {
 // frameLocatorW is a FrameLocator: the iframe(s) matched by sel.
 type frameLocatorW struct {
 	props
-	r     *Runtime
 	frame playwright.Frame
 	sel   string
 	desc  string
 }
 
 func (r *Runtime) newFrameLocator(frame playwright.Frame, sel, desc string) *goja.Object {
-	return r.newObject(r.p.get(&r.p.frameLocator, "FrameLocator", r.frameLocatorMethods), &frameLocatorW{r: r, frame: frame, sel: sel, desc: desc})
+	return r.newObject(r.p.get(&r.p.frameLocator, "FrameLocator", r.frameLocatorMethods), &frameLocatorW{frame: frame, sel: sel, desc: desc})
 }
 
 func (r *Runtime) frameLocatorMethods() []method {

@@ -15,7 +15,6 @@ import (
 // requestW is a network Request.
 type requestW struct {
 	props
-	r *Runtime
 	q playwright.Request
 }
 
@@ -23,7 +22,7 @@ func (r *Runtime) requestObj(q playwright.Request) goja.Value {
 	if q == nil {
 		return goja.Null()
 	}
-	return r.newObject(r.p.get(&r.p.request, "Request", r.requestMethods), &requestW{r: r, q: q})
+	return r.newObject(r.p.get(&r.p.request, "Request", r.requestMethods), &requestW{q: q})
 }
 
 func (r *Runtime) requestMethods() []method {
@@ -67,11 +66,7 @@ func (r *Runtime) requestMethods() []method {
 			if err != nil || b == nil {
 				return goja.Null()
 			}
-			v, err := r.jsonParse(string(b))
-			if err != nil {
-				panic(err)
-			}
-			return v
+			return r.mustJSON(string(b))
 		}},
 		{"frame", func(c goja.FunctionCall) goja.Value { return r.frameObj(self(c, "request.frame").q.Frame()) }},
 		{"redirectedFrom", func(c goja.FunctionCall) goja.Value {
@@ -91,13 +86,10 @@ func (r *Runtime) requestMethods() []method {
 		}},
 		{"response", func(c goja.FunctionCall) goja.Value {
 			q := self(c, "request.response").q
-			return async(r, "request.response", q.Response, r.responseOrNull)
+			return async(r, "request.response", q.Response, r.responseObj)
 		}},
 		{"timing", func(c goja.FunctionCall) goja.Value {
-			t := self(c, "request.timing").q.Timing()
-			b, _ := json.Marshal(t)
-			v, _ := r.jsonParse(string(b))
-			return v
+			return r.jsonOf(self(c, "request.timing").q.Timing())
 		}},
 	}
 }
@@ -126,12 +118,14 @@ func (r *Runtime) strOrNull(s *string) goja.Value {
 // responseW is a network Response.
 type responseW struct {
 	props
-	r *Runtime
 	s playwright.Response
 }
 
 func (r *Runtime) responseObj(s playwright.Response) goja.Value {
-	return r.newObject(r.p.get(&r.p.response, "Response", r.responseMethods), &responseW{r: r, s: s})
+	if s == nil {
+		return goja.Null()
+	}
+	return r.newObject(r.p.get(&r.p.response, "Response", r.responseMethods), &responseW{s: s})
 }
 
 func (r *Runtime) responseMethods() []method {
@@ -177,28 +171,33 @@ func (r *Runtime) responseMethods() []method {
 	}
 }
 
-// mustJSON parses a JSON body, throwing Playwright-style on bad JSON.
+// mustJSON parses a JSON body, throwing a SyntaxError on bad JSON (as
+// JSON.parse does, also on an empty body, which FromJSON reads as
+// undefined).
 func (r *Runtime) mustJSON(text string) goja.Value {
-	v, err := r.jsonParse(text)
-	if err != nil {
-		panic(err)
+	if text == "" {
+		text = " "
 	}
-	return v
+	return r.vm.FromJSON(text)
 }
 
-// routeTarget is what page.route and context.route register on.
+// routeTarget is what page.route and context.route register on
+// (playwright.Page and playwright.BrowserContext both are).
 type routeTarget interface {
 	Route(url interface{}, handler func(playwright.Route), times ...int) error
 	Unroute(url interface{}, handler ...func(playwright.Route)) error
 }
 
+var (
+	_ routeTarget = playwright.Page(nil)
+	_ routeTarget = playwright.BrowserContext(nil)
+)
+
 // routeSet keeps a page's or context's route registrations, so unroute can
 // target one handler (playwright-go tells handlers apart by code pointer,
 // which all of ours share).
 type routeSet struct {
-	r      *Runtime
-	kind   string
-	target any
+	target routeTarget
 	regs   []*routeReg
 }
 
@@ -211,42 +210,6 @@ type routeReg struct {
 }
 
 var routeSeq atomic.Int64
-
-func (s *routeSet) tgt() routeTarget {
-	switch t := s.target.(type) {
-	case playwright.Page:
-		return pageRouteTarget{t}
-	case playwright.BrowserContext:
-		return contextRouteTarget{t}
-	}
-	return nil
-}
-
-// playwright-go's Route takes an unnamed func type; these adapters give
-// both targets one signature.
-type pageRouteTarget struct{ p playwright.Page }
-
-func (t pageRouteTarget) Route(url interface{}, h func(playwright.Route), times ...int) error {
-	return t.p.Route(url, h, times...)
-}
-func (t pageRouteTarget) Unroute(url interface{}, h ...func(playwright.Route)) error {
-	if len(h) == 1 {
-		return t.p.Unroute(url, h[0])
-	}
-	return t.p.Unroute(url)
-}
-
-type contextRouteTarget struct{ c playwright.BrowserContext }
-
-func (t contextRouteTarget) Route(url interface{}, h func(playwright.Route), times ...int) error {
-	return t.c.Route(url, h, times...)
-}
-func (t contextRouteTarget) Unroute(url interface{}, h ...func(playwright.Route)) error {
-	if len(h) == 1 {
-		return t.c.Unroute(url, h[0])
-	}
-	return t.c.Unroute(url)
-}
 
 func (r *Runtime) routeMethods(kind string, set func(c goja.FunctionCall, api string) *routeSet) []method {
 	return []method{
@@ -287,7 +250,7 @@ func (r *Runtime) routeMethods(kind string, set func(c goja.FunctionCall, api st
 						go func() { _ = rt.Fallback() }()
 						return
 					}
-					ro := r.newObject(r.p.get(&r.p.route, "Route", r.routeObjMethods), &routeW{r: r, rt: rt})
+					ro := r.newObject(r.p.get(&r.p.route, "Route", r.routeObjMethods), &routeW{rt: rt})
 					v, err := fn(goja.Undefined(), ro, r.requestObj(rt.Request()))
 					failed := func(reason goja.Value) {
 						r.recordUncaught(api+" handler", reason)
@@ -305,7 +268,7 @@ func (r *Runtime) routeMethods(kind string, set func(c goja.FunctionCall, api st
 				})
 			}
 			s.regs = append(s.regs, reg)
-			t := s.tgt()
+			t := s.target
 			var tm []int
 			if times > 0 {
 				tm = []int{times}
@@ -326,7 +289,7 @@ func (r *Runtime) routeMethods(kind string, set func(c goja.FunctionCall, api st
 				}
 			}
 			s.regs = keep
-			t := s.tgt()
+			t := s.target
 			return asyncErr(r, api, func() error {
 				seen := map[any]bool{}
 				for _, reg := range drop {
@@ -385,7 +348,6 @@ func sameRegexp(a, b goja.Value) bool {
 // routeW is a Route given to a route handler.
 type routeW struct {
 	props
-	r  *Runtime
 	rt playwright.Route
 }
 
@@ -396,7 +358,7 @@ func (r *Runtime) routeObjMethods() []method {
 			if b, ok := r.bytesOf(v); ok {
 				post = b
 			} else {
-				s, _ := r.jsonStringify(v)
+				s, _ := r.vm.JSONString(v)
 				post = s
 			}
 		}
@@ -416,13 +378,13 @@ func (r *Runtime) routeObjMethods() []method {
 				}
 			}
 			if j := o.val("json"); j != nil {
-				s, err := r.jsonStringify(j)
+				s, err := r.vm.JSONString(j)
 				if err != nil {
-					panic(err)
+					panic(r.rt.NewTypeError("route.fulfill: json: " + err.Error()))
 				}
 				opt.Body = s
 				if opt.ContentType == nil {
-					opt.ContentType = stringPtr("application/json")
+					opt.ContentType = playwright.String("application/json")
 				}
 			}
 			if resp, ok := o.val("response").(*goja.Object); ok {
@@ -483,9 +445,7 @@ func (r *Runtime) routeObjMethods() []method {
 // request.newContext()).
 type apiRequestW struct {
 	props
-	r     *Runtime
-	c     playwright.APIRequestContext
-	owned bool
+	c playwright.APIRequestContext
 }
 
 func (w *apiRequestW) closeOwned() { _ = w.c.Dispose() }
@@ -589,22 +549,17 @@ func (r *Runtime) jsonOf(v any) goja.Value {
 	if err != nil {
 		panic(err)
 	}
-	out, err := r.jsonParse(string(b))
-	if err != nil {
-		panic(err)
-	}
-	return out
+	return r.vm.FromJSON(string(b))
 }
 
 // apiResponseW is an APIResponse.
 type apiResponseW struct {
 	props
-	r *Runtime
 	s playwright.APIResponse
 }
 
 func (r *Runtime) apiResponseObj(s playwright.APIResponse) goja.Value {
-	return r.newObject(r.p.get(&r.p.apiResponse, "APIResponse", r.apiResponseMethods), &apiResponseW{r: r, s: s})
+	return r.newObject(r.p.get(&r.p.apiResponse, "APIResponse", r.apiResponseMethods), &apiResponseW{s: s})
 }
 
 func (r *Runtime) apiResponseMethods() []method {
@@ -662,8 +617,8 @@ func (r *Runtime) newAPIRequestContext(c goja.FunctionCall) goja.Value {
 		r.throwError("request.newContext", err)
 	}
 	if opt.BaseURL == nil {
-		if d, err := host.ContextDefaults(); err == nil {
-			opt.BaseURL = d.BaseURL
+		if base := r.hostBaseURL(); base != "" {
+			opt.BaseURL = &base
 		}
 	}
 	return async(r, "request.newContext", func() (playwright.APIRequestContext, error) {
@@ -673,7 +628,7 @@ func (r *Runtime) newAPIRequestContext(c goja.FunctionCall) goja.Value {
 		}
 		return pw.Request.NewContext(opt)
 	}, func(ac playwright.APIRequestContext) goja.Value {
-		w := &apiRequestW{r: r, c: ac, owned: true}
+		w := &apiRequestW{c: ac}
 		r.own(w)
 		return r.newObject(r.p.get(&r.p.apiRequest, "APIRequestContext", r.apiRequestMethods), w)
 	})

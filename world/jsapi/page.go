@@ -28,17 +28,17 @@ func (w *pageW) Get(k string) goja.Value {
 	switch k {
 	case "keyboard":
 		if w.keyboard == nil {
-			w.keyboard = r.newObject(r.p.get(&r.p.keyboard, "Keyboard", r.keyboardMethods), &keyboardW{r: r, k: w.p.Keyboard()})
+			w.keyboard = r.newObject(r.p.get(&r.p.keyboard, "Keyboard", r.keyboardMethods), &keyboardW{k: w.p.Keyboard()})
 		}
 		return w.keyboard
 	case "mouse":
 		if w.mouse == nil {
-			w.mouse = r.newObject(r.p.get(&r.p.mouse, "Mouse", r.mouseMethods), &mouseW{r: r, m: w.p.Mouse()})
+			w.mouse = r.newObject(r.p.get(&r.p.mouse, "Mouse", r.mouseMethods), &mouseW{m: w.p.Mouse()})
 		}
 		return w.mouse
 	case "touchscreen":
 		if w.touchscreen == nil {
-			w.touchscreen = r.newObject(r.p.get(&r.p.touchscreen, "Touchscreen", r.touchscreenMethods), &touchscreenW{r: r, t: w.p.Touchscreen()})
+			w.touchscreen = r.newObject(r.p.get(&r.p.touchscreen, "Touchscreen", r.touchscreenMethods), &touchscreenW{t: w.p.Touchscreen()})
 		}
 		return w.touchscreen
 	case "request":
@@ -69,7 +69,7 @@ func (r *Runtime) pageObj(p playwright.Page) goja.Value {
 		pwOn:           func(event string, h func(any)) { p.On(event, h) },
 		dialogs:        func() { r.subscribeDialogs(p.Context()) },
 		timeoutDefault: func() float64 { return r.defaultTimeout(p) }}
-	w.routes = routeSet{r: r, kind: "page", target: p}
+	w.routes = routeSet{target: p}
 	p.OnClose(func(playwright.Page) { w.closed.Store(true) })
 	o = r.newObject(r.pageProto(), w)
 	r.objects[p] = o
@@ -139,7 +139,7 @@ func (r *Runtime) pageMethods() []method {
 		return method{name, func(c goja.FunctionCall) goja.Value {
 			w := self(c, "page."+name)
 			o := r.opts(c.Argument(0))
-			return async(r, "page."+name, func() (playwright.Response, error) { return do(w.p, o) }, r.responseOrNull)
+			return async(r, "page."+name, func() (playwright.Response, error) { return do(w.p, o) }, r.responseObj)
 		}}
 	}
 	return append(ms,
@@ -361,9 +361,9 @@ func (r *Runtime) initScript(v, arg goja.Value, api string) playwright.Script {
 	if _, ok := goja.AssertFunction(v); ok {
 		a := "undefined"
 		if !goja.IsUndefined(arg) {
-			s, err := r.jsonStringify(arg)
+			s, err := r.vm.JSONString(arg)
 			if err != nil {
-				panic(err)
+				panic(r.rt.NewTypeError(api + ": " + err.Error()))
 			}
 			a = s
 		}

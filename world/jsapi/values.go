@@ -592,22 +592,3 @@ func (r *Runtime) strArray(ss []string) goja.Value {
 	}
 	return r.rt.NewArray(items...)
 }
-
-// jsonParse parses JSON text into a JS value.
-func (r *Runtime) jsonParse(text string) (goja.Value, error) {
-	parse, _ := goja.AssertFunction(r.rt.Get("JSON").ToObject(r.rt).Get("parse"))
-	return parse(goja.Undefined(), r.rt.ToValue(text))
-}
-
-// jsonStringify serialises a JS value as JSON text.
-func (r *Runtime) jsonStringify(v goja.Value) (string, error) {
-	stringify, _ := goja.AssertFunction(r.rt.Get("JSON").ToObject(r.rt).Get("stringify"))
-	out, err := stringify(goja.Undefined(), v)
-	if err != nil {
-		return "", err
-	}
-	if goja.IsUndefined(out) {
-		return "", nil
-	}
-	return out.String(), nil
-}
