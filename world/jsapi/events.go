@@ -94,7 +94,7 @@ func (e *emitter) dispatch(event string, payload any) bool {
 			continue
 		}
 		e.r.loop.RunIn(l.ctx, func() {
-			e.r.callHandler(fmt.Sprintf("%s.on('%s') handler", e.name, event), l.call, e.self(), arg)
+			e.r.callHandler(func() string { return e.name + ".on('" + event + "') handler" }, l.call, e.self(), arg)
 		})
 	}
 	return true
@@ -102,16 +102,16 @@ func (e *emitter) dispatch(event string, payload any) bool {
 
 // callHandler calls a user callback; a throw or a rejected promise is
 // recorded and fails the running step (as an uncaught exception fails a
-// Playwright test).
-func (r *Runtime) callHandler(what string, fn goja.Callable, this goja.Value, args ...goja.Value) {
+// Playwright test). what names the callback in the error (made only then).
+func (r *Runtime) callHandler(what func() string, fn goja.Callable, this goja.Value, args ...goja.Value) {
 	v, err := fn(this, args...)
 	if err != nil {
-		r.recordUncaught(what, exceptionValue(r, err))
+		r.recordUncaught(what(), exceptionValue(r, err))
 		return
 	}
 	r.whenSettled(v, func(_ goja.Value, rejected goja.Value) {
 		if rejected != nil {
-			r.recordUncaught(what, rejected)
+			r.recordUncaught(what(), rejected)
 		}
 	})
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/url"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -56,6 +57,20 @@ var optionsIndex = map[string]int{
 	"toContainClass": 1, "toHaveId": 1, "toHaveRole": 1, "toHaveAccessibleName": 1, "toHaveAccessibleDescription": 1,
 	"toHaveTitle": 1, "toHaveURL": 1, "toHaveCSS": 2, "toHaveJSProperty": 2, "toHaveAttribute": 2,
 }
+
+// webFirstNames are the web-first matchers (the keys of optionsIndex,
+// sorted), for playwright.js.
+var webFirstNames = func() []string {
+	names := make([]string, 0, len(optionsIndex))
+	for n := range optionsIndex {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}()
+
+// anyValue matches any attribute value (toHaveAttribute(name): presence).
+var anyValue = regexp.MustCompile("(?s).*")
 
 // webFirst is the native behind the web-first matchers of expect:
 // webFirst(name, actual, isNot, args, defaultTimeout) returns a Promise of
@@ -420,7 +435,6 @@ func (r *Runtime) locatorExpectation(e *expectation, l *locatorW, arg func(int) 
 		name := arg(0).String()
 		if oi == 1 || isNullish(arg(1)) {
 			// toHaveAttribute(name[, options]): present, with any value.
-			anyValue := regexp.MustCompile("(?s).*")
 			e.expectedLabel, e.expected = "Expected", "attribute "+quoteJSON(name)
 			e.run = func() error {
 				return la.ToHaveAttribute(name, anyValue, playwright.LocatorAssertionsToHaveAttributeOptions{Timeout: t})

@@ -60,6 +60,7 @@ func (r *Runtime) install() error {
 	fn, _ := goja.AssertFunction(v)
 	native := r.rt.NewObject()
 	_ = native.Set("webFirst", r.webFirst)
+	_ = native.Set("webFirstNames", r.strArray(webFirstNames))
 	_ = native.Set("recordSoft", func(c goja.FunctionCall) goja.Value {
 		r.soft = append(r.soft, c.Argument(0))
 		return goja.Undefined()

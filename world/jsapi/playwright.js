@@ -13,12 +13,9 @@
   }
 
 
-  const WEB_FIRST = [
-    'toBeVisible', 'toBeHidden', 'toBeEnabled', 'toBeDisabled', 'toBeChecked', 'toBeEditable', 'toBeFocused',
-    'toBeAttached', 'toBeEmpty', 'toBeInViewport', 'toHaveText', 'toContainText', 'toHaveValue', 'toHaveValues',
-    'toHaveCount', 'toHaveAttribute', 'toHaveClass', 'toContainClass', 'toHaveCSS', 'toHaveId', 'toHaveRole',
-    'toHaveAccessibleName', 'toHaveAccessibleDescription', 'toHaveJSProperty', 'toHaveTitle', 'toHaveURL', 'toBeOK',
-  ];
+  // The web-first matchers are those the driver implements (optionsIndex
+  // in expect.go).
+  const WEB_FIRST = native.webFirstNames;
   const UNSUPPORTED = ['toHaveScreenshot', 'toMatchSnapshot', 'toMatchAriaSnapshot'];
   const DEFAULT_TIMEOUT = 5000;
 
