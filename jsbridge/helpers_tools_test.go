@@ -1,8 +1,6 @@
 package jsbridge
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -32,15 +30,7 @@ func withEnv(env map[string]string) envOption { return func(o *VMOptions) { o.En
 func newToolEnv(t *testing.T, files map[string]string, opts ...envOption) *toolEnv {
 	t.Helper()
 	dir := t.TempDir()
-	for name, src := range files {
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	testenv.WriteFiles(t, dir, files)
 	out := &testenv.SyncBuffer{}
 	o := VMOptions{Host: HostMCP, Dir: dir, Stdout: out, Stderr: out}
 	for _, f := range opts {

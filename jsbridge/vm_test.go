@@ -3,8 +3,10 @@ package jsbridge
 import (
 	"bytes"
 	"errors"
-	"os"
+	"github.com/ferridriver/ferridriver/internal/testenv"
+	"maps"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -16,22 +18,7 @@ import (
 // loads them in a VM of the given host.
 func newTestVM(t *testing.T, host string, files map[string]string, opts VMOptions) (*VM, *bytes.Buffer) {
 	t.Helper()
-	dir := t.TempDir()
-	var entries []string
-	for name, content := range files {
-		p := filepath.Join(dir, name)
-		os.MkdirAll(filepath.Dir(p), 0o755)
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		if strings.HasPrefix(name, "entry") {
-			entries = append(entries, p)
-		}
-	}
-	b, err := Build(BundleOptions{Entries: entries, Dir: dir})
-	if err != nil {
-		t.Fatal(err)
-	}
+	b, dir := buildFiles(t, files)
 	var out bytes.Buffer
 	opts.Host, opts.Dir, opts.Stdout, opts.Stderr = host, dir, &out, &out
 	vm, err := NewVM(b, opts)
@@ -164,21 +151,27 @@ func TestErrorsAreMappedToSources(t *testing.T) {
 
 func mustBuild(t *testing.T, files map[string]string) *Bundle {
 	t.Helper()
+	b, _ := buildFiles(t, files)
+	return b
+}
+
+// buildFiles writes files (relative path -> content) into a temp dir and
+// bundles those whose name starts with "entry", in name order.
+func buildFiles(t *testing.T, files map[string]string) (*Bundle, string) {
+	t.Helper()
 	dir := t.TempDir()
+	testenv.WriteFiles(t, dir, files)
 	var entries []string
-	for name, content := range files {
-		p := filepath.Join(dir, name)
-		os.MkdirAll(filepath.Dir(p), 0o755)
-		os.WriteFile(p, []byte(content), 0o644)
+	for _, name := range slices.Sorted(maps.Keys(files)) {
 		if strings.HasPrefix(name, "entry") {
-			entries = append(entries, p)
+			entries = append(entries, filepath.Join(dir, name))
 		}
 	}
 	b, err := Build(BundleOptions{Entries: entries, Dir: dir})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return b
+	return b, dir
 }
 
 func TestBundling(t *testing.T) {
@@ -190,11 +183,7 @@ func TestBundling(t *testing.T) {
 		"node_modules/tiny-pkg/index.js":     "module.exports = function () { return 'npm:' + require('path').basename(__filename) }\n",
 		"aliased.js":                         "export default 'aliased'\n",
 	}
-	for name, content := range files {
-		p := filepath.Join(dir, name)
-		os.MkdirAll(filepath.Dir(p), 0o755)
-		os.WriteFile(p, []byte(content), 0o644)
-	}
+	testenv.WriteFiles(t, dir, files)
 	b, err := Build(BundleOptions{Entries: []string{filepath.Join(dir, "entry.ts")}, Dir: dir,
 		Alias: map[string]string{"my-alias": "./aliased.js", "cucumber-alias": "@cucumber/cucumber"}})
 	if err != nil {
@@ -215,11 +204,11 @@ func TestBundling(t *testing.T) {
 
 func TestDiscover(t *testing.T) {
 	dir := t.TempDir()
+	files := map[string]string{}
 	for _, f := range []string{"steps/a.ts", "steps/sub/b.js", "steps/types.d.ts", "steps/node_modules/x/c.js", "steps/.hidden/d.ts", "steps/readme.md", "ext/e.tsx", "ext/f.cts", "ext/g.mjs"} {
-		p := filepath.Join(dir, f)
-		os.MkdirAll(filepath.Dir(p), 0o755)
-		os.WriteFile(p, nil, 0o644)
+		files[f] = ""
 	}
+	testenv.WriteFiles(t, dir, files)
 	got, err := Discover(dir, []string{"steps", "ext/**/*.{tsx,cts}", "ext/g.mjs", "steps/a.ts"})
 	if err != nil {
 		t.Fatal(err)

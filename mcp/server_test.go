@@ -3,6 +3,7 @@ package mcp
 import (
 	"context"
 	"encoding/json"
+	"github.com/ferridriver/ferridriver/internal/testenv"
 	"os"
 	"path/filepath"
 	"strings"
@@ -18,13 +19,7 @@ import (
 func connect(t *testing.T, files map[string]string, opts Options, copts *sdk.ClientOptions) (*sdk.ClientSession, *Server, string) {
 	t.Helper()
 	dir := t.TempDir()
-	for name, src := range files {
-		p := filepath.Join(dir, name)
-		os.MkdirAll(filepath.Dir(p), 0o755)
-		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	testenv.WriteFiles(t, dir, files)
 	opts.Dir = dir
 	if opts.Extensions == nil {
 		opts.Extensions = []string{"ext"}
