@@ -168,11 +168,11 @@ func (r *Runtime) eventMethods(kind string, em func(c goja.FunctionCall, api str
 			e := em(c, api)
 			event := c.Argument(0).String()
 			if !e.valid[event] {
-				panic(r.rt.NewTypeError(fmt.Sprintf("%s: event %q is not supported by ferridriver", api, event)))
+				panic(r.rt.NewTypeError("%s", fmt.Sprintf("%s: event %q is not supported by ferridriver", api, event)))
 			}
 			fn, ok := goja.AssertFunction(c.Argument(1))
 			if !ok {
-				panic(r.rt.NewTypeError(api + ": expected a listener function"))
+				panic(r.rt.NewTypeError("%s", api + ": expected a listener function"))
 			}
 			e.add(event, &listener{fn: c.Argument(1), call: fn, once: once, ctx: r.loop.Context()})
 			return c.This
@@ -225,7 +225,7 @@ func (r *Runtime) eventMethods(kind string, em func(c goja.FunctionCall, api str
 			e := em(c, api)
 			event := c.Argument(0).String()
 			if !e.valid[event] {
-				panic(r.rt.NewTypeError(fmt.Sprintf("%s: event %q is not supported by ferridriver", api, event)))
+				panic(r.rt.NewTypeError("%s", fmt.Sprintf("%s: event %q is not supported by ferridriver", api, event)))
 			}
 			var pred goja.Callable
 			var timeout *float64

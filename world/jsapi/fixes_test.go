@@ -118,3 +118,14 @@ func TestPageFrameByURL(t *testing.T) {
 		t.Errorf("got  %s\nwant %s", got, want)
 	}
 }
+
+// A TypeError that quotes the user's text keeps it verbatim: goja's
+// NewTypeError formats its first argument, so a '%' in user text used to
+// come out as "%!d(MISSING)".
+func TestTypeErrorsKeepPercentSigns(t *testing.T) {
+	e := newStepEnv(t)
+	msg, _ := e.runStep(`page.on('50%done', () => {})`, 5*time.Second)
+	if want := `page.on: event "50%done" is not supported by ferridriver`; msg != want {
+		t.Fatalf("got %q, want %q", msg, want)
+	}
+}

@@ -104,7 +104,7 @@ func (r *Runtime) module(name string) (goja.Value, error) {
 		return goja.Undefined()
 	})
 	_ = sel.Set("register", func(goja.FunctionCall) goja.Value {
-		panic(r.rt.NewTypeError("selectors.register is not supported by ferridriver"))
+		panic(r.rt.NewTypeError("%s", "selectors.register is not supported by ferridriver"))
 	})
 	set("selectors", sel)
 	return exp, nil

@@ -281,7 +281,7 @@ func (r *Runtime) argValue(v goja.Value, depth int) any {
 		return nil
 	}
 	if depth > 100 {
-		panic(r.rt.NewTypeError("evaluate: argument nested too deeply (or circular)"))
+		panic(r.rt.NewTypeError("%s", "evaluate: argument nested too deeply (or circular)"))
 	}
 	switch x := v.Export().(type) {
 	case bool, string:
@@ -302,7 +302,7 @@ func (r *Runtime) argValue(v goja.Value, depth int) any {
 	case *jsHandleW:
 		return x.h
 	case *locatorW:
-		panic(r.rt.NewTypeError("evaluate: a Locator cannot be passed as an argument; use locator.evaluate(fn, arg) or await locator.elementHandle()"))
+		panic(r.rt.NewTypeError("%s", "evaluate: a Locator cannot be passed as an argument; use locator.evaluate(fn, arg) or await locator.elementHandle()"))
 	}
 	o, ok := v.(*goja.Object)
 	if !ok {
@@ -317,7 +317,7 @@ func (r *Runtime) argValue(v goja.Value, depth int) any {
 		}
 		return out
 	case "Function":
-		panic(r.rt.NewTypeError("evaluate: functions cannot be passed as arguments"))
+		panic(r.rt.NewTypeError("%s", "evaluate: functions cannot be passed as arguments"))
 	case "RegExp":
 		return map[string]any{} // not serialisable by playwright-go
 	}
@@ -409,14 +409,14 @@ func (r *Runtime) functionSource(v goja.Value, api string) string {
 		return s
 	}
 	if _, ok := goja.AssertFunction(v); !ok {
-		panic(r.rt.NewTypeError(api + ": expected a function or a string expression, got " + v.String()))
+		panic(r.rt.NewTypeError("%s", api + ": expected a function or a string expression, got " + v.String()))
 	}
 	src := r.repairedSource(strings.TrimSpace(v.String()))
 	if strings.HasPrefix(src, "class ") {
-		panic(r.rt.NewTypeError(api + ": a class cannot be evaluated in the page"))
+		panic(r.rt.NewTypeError("%s", api + ": a class cannot be evaluated in the page"))
 	}
 	if strings.Contains(src, "[native code]") {
-		panic(r.rt.NewTypeError(api + ": a native function cannot be evaluated in the page: pass a function written in your step file"))
+		panic(r.rt.NewTypeError("%s", api + ": a native function cannot be evaluated in the page: pass a function written in your step file"))
 	}
 	if !strings.HasPrefix(src, "function") && !strings.HasPrefix(src, "async") && !strings.HasPrefix(src, "(") && !isArrowShorthand(src) {
 		src = "function " + src
@@ -505,7 +505,7 @@ func (r *Runtime) inputFiles(v goja.Value) any {
 	}
 	if len(payloads) > 0 {
 		if len(paths) > 0 {
-			panic(r.rt.NewTypeError("setInputFiles: pass either file paths or file payloads, not both"))
+			panic(r.rt.NewTypeError("%s", "setInputFiles: pass either file paths or file payloads, not both"))
 		}
 		return payloads
 	}
