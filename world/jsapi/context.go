@@ -327,11 +327,11 @@ func (r *Runtime) contextOptions(base playwright.BrowserNewContextOptions, v goj
 		} else if !goja.IsNull(ss) {
 			text, err := r.vm.JSONString(ss)
 			if err != nil {
-				panic(r.rt.NewTypeError("%s", "browser.newContext: storageState: " + err.Error()))
+				panic(r.rt.NewTypeError("%s", "browser.newContext: storageState: "+err.Error()))
 			}
 			var st playwright.OptionalStorageState
 			if err := json.Unmarshal([]byte(text), &st); err != nil {
-				panic(r.rt.NewTypeError("%s", "browser.newContext: storageState: " + err.Error()))
+				panic(r.rt.NewTypeError("%s", "browser.newContext: storageState: "+err.Error()))
 			}
 			base.StorageState, base.StorageStatePath = &st, nil
 		}

@@ -172,7 +172,7 @@ func (r *Runtime) eventMethods(kind string, em func(c goja.FunctionCall, api str
 			}
 			fn, ok := goja.AssertFunction(c.Argument(1))
 			if !ok {
-				panic(r.rt.NewTypeError("%s", api + ": expected a listener function"))
+				panic(r.rt.NewTypeError("%s", api+": expected a listener function"))
 			}
 			e.add(event, &listener{fn: c.Argument(1), call: fn, once: once, ctx: r.loop.Context()})
 			return c.This

@@ -88,7 +88,7 @@ func (r *Runtime) webFirst(c goja.FunctionCall) goja.Value {
 	}
 	oi, known := optionsIndex[name]
 	if !known {
-		panic(r.rt.NewTypeError("%s", "expect: unknown web-first matcher " + name))
+		panic(r.rt.NewTypeError("%s", "expect: unknown web-first matcher "+name))
 	}
 	if name == "toHaveAttribute" && isOptionsObject(arg(1)) {
 		oi = 1 // toHaveAttribute(name, options): presence only
@@ -287,7 +287,7 @@ func (r *Runtime) expectedTexts(items []goja.Value, e *expectation) any {
 	}
 	e.expectedLabel, e.expected = "Expected", "["+strings.Join(descs, ", ")+"]"
 	if res != nil && strs != nil {
-		panic(r.rt.NewTypeError("%s", "expect(...)." + e.name + "(): mix of strings and regular expressions is not supported; use one kind"))
+		panic(r.rt.NewTypeError("%s", "expect(...)."+e.name+"(): mix of strings and regular expressions is not supported; use one kind"))
 	}
 	if res != nil {
 		return res

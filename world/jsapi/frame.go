@@ -50,7 +50,7 @@ func (r *Runtime) frameTarget(c goja.FunctionCall, name string) (playwright.Fram
 			return w.f, "frame." + name
 		}
 	}
-	panic(r.rt.NewTypeError("%s", name + ": called on an object that is not a Page or a Frame"))
+	panic(r.rt.NewTypeError("%s", name+": called on an object that is not a Page or a Frame"))
 }
 
 // frameMethods are the methods Page and Frame share.
@@ -63,7 +63,7 @@ func (r *Runtime) frameMethods() []method {
 		f, api := r.frameTarget(c, name)
 		s := c.Argument(0)
 		if isNullish(s) {
-			panic(r.rt.NewTypeError("%s", api + ": expected a selector"))
+			panic(r.rt.NewTypeError("%s", api+": expected a selector"))
 		}
 		return f, api, s.String()
 	}

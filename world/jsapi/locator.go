@@ -45,7 +45,7 @@ func (r *Runtime) locatorCall(frame playwright.Frame, prefix, desc string, call 
 	}
 	if sel == "" {
 		if isNullish(arg) {
-			panic(r.rt.NewTypeError("%s", api + ": expected a selector string or a Locator"))
+			panic(r.rt.NewTypeError("%s", api+": expected a selector string or a Locator"))
 		}
 		sel, part = arg.String(), "locator("+jsString(arg.String())+")"
 	}

@@ -218,7 +218,7 @@ func (r *Runtime) routeMethods(kind string, set func(c goja.FunctionCall, api st
 			s := set(c, api)
 			fn, ok := goja.AssertFunction(c.Argument(1))
 			if !ok {
-				panic(r.rt.NewTypeError("%s", api + ": expected a handler function (route, request) => ..."))
+				panic(r.rt.NewTypeError("%s", api+": expected a handler function (route, request) => ..."))
 			}
 			times := 0
 			if t := r.opts(c.Argument(2)).i("times"); t != nil {
@@ -380,7 +380,7 @@ func (r *Runtime) routeObjMethods() []method {
 			if j := o.val("json"); j != nil {
 				s, err := r.vm.JSONString(j)
 				if err != nil {
-					panic(r.rt.NewTypeError("%s", "route.fulfill: json: " + err.Error()))
+					panic(r.rt.NewTypeError("%s", "route.fulfill: json: "+err.Error()))
 				}
 				opt.Body = s
 				if opt.ContentType == nil {

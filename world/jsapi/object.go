@@ -66,7 +66,7 @@ func (r *Runtime) class(name string, methods []method) *goja.Object {
 		_ = proto.DefineDataProperty(m.name, fn, goja.FLAG_TRUE, goja.FLAG_FALSE, goja.FLAG_TRUE)
 	}
 	ctor := r.rt.ToValue(func(goja.ConstructorCall) *goja.Object {
-		panic(r.rt.NewTypeError("%s", name + " objects are created by ferridriver, not with new"))
+		panic(r.rt.NewTypeError("%s", name+" objects are created by ferridriver, not with new"))
 	}).(*goja.Object)
 	_ = ctor.DefineDataProperty("name", r.rt.ToValue(name), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_TRUE)
 	_ = ctor.DefineDataProperty("prototype", proto, goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_FALSE)
@@ -89,7 +89,7 @@ func recv[T any](r *Runtime, call goja.FunctionCall, api string) T {
 			return w
 		}
 	}
-	panic(r.rt.NewTypeError("%s", api + ": called on an object of the wrong type (was the method detached from its object?)"))
+	panic(r.rt.NewTypeError("%s", api+": called on an object of the wrong type (was the method detached from its object?)"))
 }
 
 // protos are the per-VM prototypes, built on first use.

@@ -363,7 +363,7 @@ func (r *Runtime) initScript(v, arg goja.Value, api string) playwright.Script {
 		if !goja.IsUndefined(arg) {
 			s, err := r.vm.JSONString(arg)
 			if err != nil {
-				panic(r.rt.NewTypeError("%s", api + ": " + err.Error()))
+				panic(r.rt.NewTypeError("%s", api+": "+err.Error()))
 			}
 			a = s
 		}
@@ -383,7 +383,7 @@ func (r *Runtime) initScript(v, arg goja.Value, api string) playwright.Script {
 func (r *Runtime) exposed(v goja.Value, api string) playwright.ExposedFunction {
 	fn, ok := goja.AssertFunction(v)
 	if !ok {
-		panic(r.rt.NewTypeError("%s", api + ": expected a function"))
+		panic(r.rt.NewTypeError("%s", api+": expected a function"))
 	}
 	ctx := r.loop.Context()
 	type result struct {

@@ -29,7 +29,7 @@ func (r *Runtime) textArg(v goja.Value, api string) textMatch {
 		return textMatch{s: src, regex: true, flags: flags}
 	}
 	if isNullish(v) {
-		panic(r.rt.NewTypeError("%s", api + ": expected a string or a RegExp"))
+		panic(r.rt.NewTypeError("%s", api+": expected a string or a RegExp"))
 	}
 	return textMatch{s: v.String()}
 }
@@ -121,7 +121,7 @@ func (r *Runtime) getBy(kind string, call goja.FunctionCall) (sel, desc string) 
 	case "Title":
 		return "internal:attr=[title=" + attrValue(t, exact) + "]", desc
 	}
-	panic(r.rt.NewTypeError("%s", "unknown getBy" + kind))
+	panic(r.rt.NewTypeError("%s", "unknown getBy"+kind))
 }
 
 // getByRole: internal:role=<role>[prop=value]... in Playwright's order.
@@ -216,5 +216,5 @@ func (r *Runtime) locatorArg(v goja.Value, api string) *locatorW {
 			return l
 		}
 	}
-	panic(r.rt.NewTypeError("%s", api + ": expected a Locator"))
+	panic(r.rt.NewTypeError("%s", api+": expected a Locator"))
 }

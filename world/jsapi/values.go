@@ -409,14 +409,14 @@ func (r *Runtime) functionSource(v goja.Value, api string) string {
 		return s
 	}
 	if _, ok := goja.AssertFunction(v); !ok {
-		panic(r.rt.NewTypeError("%s", api + ": expected a function or a string expression, got " + v.String()))
+		panic(r.rt.NewTypeError("%s", api+": expected a function or a string expression, got "+v.String()))
 	}
 	src := r.repairedSource(strings.TrimSpace(v.String()))
 	if strings.HasPrefix(src, "class ") {
-		panic(r.rt.NewTypeError("%s", api + ": a class cannot be evaluated in the page"))
+		panic(r.rt.NewTypeError("%s", api+": a class cannot be evaluated in the page"))
 	}
 	if strings.Contains(src, "[native code]") {
-		panic(r.rt.NewTypeError("%s", api + ": a native function cannot be evaluated in the page: pass a function written in your step file"))
+		panic(r.rt.NewTypeError("%s", api+": a native function cannot be evaluated in the page: pass a function written in your step file"))
 	}
 	if !strings.HasPrefix(src, "function") && !strings.HasPrefix(src, "async") && !strings.HasPrefix(src, "(") && !isArrowShorthand(src) {
 		src = "function " + src
