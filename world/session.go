@@ -332,8 +332,9 @@ var unsafeName = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
 
 // Close ends the session: takes the end-of-test-case screenshot
 // (screenshot = on) and stops the trace per its mode (failed says whether
-// the test case failed), then closes the context. A session that never created its page costs nothing. If the
-// browser crashed during the test case the error wraps ErrBrowserCrashed.
+// the test case failed), then closes the context. A session that never
+// created its page costs nothing. If the browser crashed during the test
+// case the error wraps ErrBrowserCrashed.
 // Close is idempotent.
 func (s *Session) Close(failed bool) (*Artifacts, error) {
 	s.mu.Lock()
