@@ -88,6 +88,10 @@ func (r *Runtime) contextMethods() []method {
 	self := func(c goja.FunctionCall, api string) *contextW { return recv[*contextW](r, c, api) }
 	ms := r.eventMethods("browserContext", func(c goja.FunctionCall, api string) *emitter { return &self(c, api).em })
 	ms = append(ms, r.routeMethods("browserContext", func(c goja.FunctionCall, api string) *routeSet { return &self(c, api).routes })...)
+	ms = append(ms, r.scopeMethods("browserContext", func(c goja.FunctionCall, api string) (scope, *emitter) {
+		w := self(c, api)
+		return w.c, &w.em
+	})...)
 	return append(ms,
 		method{"newPage", func(c goja.FunctionCall) goja.Value {
 			w := self(c, "browserContext.newPage")
@@ -162,17 +166,6 @@ func (r *Runtime) contextMethods() []method {
 			}
 			return async(r, "browserContext.storageState", func() (any, error) { return w.c.StorageState(path...) }, r.jsonOf)
 		}},
-		method{"addInitScript", func(c goja.FunctionCall) goja.Value {
-			w := self(c, "browserContext.addInitScript")
-			script := r.initScript(c.Argument(0), c.Argument(1), "browserContext.addInitScript")
-			return asyncErr(r, "browserContext.addInitScript", func() error { return w.c.AddInitScript(script) })
-		}},
-		method{"exposeFunction", func(c goja.FunctionCall) goja.Value {
-			w := self(c, "browserContext.exposeFunction")
-			name := c.Argument(0).String()
-			fn := r.exposed(c.Argument(1), "browserContext.exposeFunction")
-			return asyncErr(r, "browserContext.exposeFunction", func() error { return w.c.ExposeFunction(name, fn) })
-		}},
 		method{"grantPermissions", func(c goja.FunctionCall) goja.Value {
 			w := self(c, "browserContext.grantPermissions")
 			perms := r.strings(c.Argument(0))
@@ -201,24 +194,6 @@ func (r *Runtime) contextMethods() []method {
 			w := self(c, "browserContext.setOffline")
 			off := c.Argument(0).ToBoolean()
 			return asyncErr(r, "browserContext.setOffline", func() error { return w.c.SetOffline(off) })
-		}},
-		method{"setExtraHTTPHeaders", func(c goja.FunctionCall) goja.Value {
-			w := self(c, "browserContext.setExtraHTTPHeaders")
-			h := opts{r: r, o: r.rt.NewObject()}
-			_ = h.o.Set("h", c.Argument(0))
-			headers := h.headers("h")
-			return asyncErr(r, "browserContext.setExtraHTTPHeaders", func() error { return w.c.SetExtraHTTPHeaders(headers) })
-		}},
-		method{"setDefaultTimeout", func(c goja.FunctionCall) goja.Value {
-			w := self(c, "browserContext.setDefaultTimeout")
-			ms := c.Argument(0).ToFloat()
-			w.c.SetDefaultTimeout(ms)
-			w.em.defaultTimeout = ms
-			return goja.Undefined()
-		}},
-		method{"setDefaultNavigationTimeout", func(c goja.FunctionCall) goja.Value {
-			self(c, "browserContext.setDefaultNavigationTimeout").c.SetDefaultNavigationTimeout(c.Argument(0).ToFloat())
-			return goja.Undefined()
 		}},
 	)
 }
@@ -489,5 +464,54 @@ func (r *Runtime) browserTypeMethods() []method {
 		unsupported("connect", "not supported: ferridriver manages the browser"),
 		unsupported("connectOverCDP", "not supported: ferridriver manages the browser"),
 		unsupported("launchServer", "not supported: ferridriver manages the browser"),
+	}
+}
+
+// scope is what a Page and a BrowserContext both configure.
+type scope interface {
+	SetDefaultTimeout(timeout float64)
+	SetDefaultNavigationTimeout(timeout float64)
+	SetExtraHTTPHeaders(headers map[string]string) error
+	AddInitScript(script playwright.Script) error
+	ExposeFunction(name string, binding playwright.ExposedFunction) error
+}
+
+// scopeMethods are the methods a Page and a BrowserContext share, for the
+// scope (and its emitter, which keeps the default timeout) found by self.
+func (r *Runtime) scopeMethods(kind string, self func(c goja.FunctionCall, api string) (scope, *emitter)) []method {
+	return []method{
+		{"addInitScript", func(c goja.FunctionCall) goja.Value {
+			api := kind + ".addInitScript"
+			s, _ := self(c, api)
+			script := r.initScript(c.Argument(0), c.Argument(1), api)
+			return asyncErr(r, api, func() error { return s.AddInitScript(script) })
+		}},
+		{"exposeFunction", func(c goja.FunctionCall) goja.Value {
+			api := kind + ".exposeFunction"
+			s, _ := self(c, api)
+			name := c.Argument(0).String()
+			fn := r.exposed(c.Argument(1), api)
+			return asyncErr(r, api, func() error { return s.ExposeFunction(name, fn) })
+		}},
+		{"setExtraHTTPHeaders", func(c goja.FunctionCall) goja.Value {
+			api := kind + ".setExtraHTTPHeaders"
+			s, _ := self(c, api)
+			h := opts{r: r, o: r.rt.NewObject()}
+			_ = h.o.Set("h", c.Argument(0))
+			headers := h.headers("h")
+			return asyncErr(r, api, func() error { return s.SetExtraHTTPHeaders(headers) })
+		}},
+		{"setDefaultTimeout", func(c goja.FunctionCall) goja.Value {
+			s, em := self(c, kind+".setDefaultTimeout")
+			ms := c.Argument(0).ToFloat()
+			s.SetDefaultTimeout(ms)
+			em.defaultTimeout = ms
+			return goja.Undefined()
+		}},
+		{"setDefaultNavigationTimeout", func(c goja.FunctionCall) goja.Value {
+			s, _ := self(c, kind+".setDefaultNavigationTimeout")
+			s.SetDefaultNavigationTimeout(c.Argument(0).ToFloat())
+			return goja.Undefined()
+		}},
 	}
 }

@@ -135,6 +135,10 @@ func (r *Runtime) pageMethods() []method {
 	ms := r.frameMethods()
 	ms = append(ms, r.eventMethods("page", func(c goja.FunctionCall, api string) *emitter { return &self(c, api).em })...)
 	ms = append(ms, r.routeMethods("page", func(c goja.FunctionCall, api string) *routeSet { return &self(c, api).routes })...)
+	ms = append(ms, r.scopeMethods("page", func(c goja.FunctionCall, api string) (scope, *emitter) {
+		w := self(c, api)
+		return w.p, &w.em
+	})...)
 	nav := func(name string, do func(p playwright.Page, o opts) (playwright.Response, error)) method {
 		return method{name, func(c goja.FunctionCall) goja.Value {
 			w := self(c, "page."+name)
@@ -225,17 +229,6 @@ func (r *Runtime) pageMethods() []method {
 			w := self(c, "page.bringToFront")
 			return asyncErr(r, "page.bringToFront", w.p.BringToFront)
 		}},
-		method{"addInitScript", func(c goja.FunctionCall) goja.Value {
-			w := self(c, "page.addInitScript")
-			script := r.initScript(c.Argument(0), c.Argument(1), "page.addInitScript")
-			return asyncErr(r, "page.addInitScript", func() error { return w.p.AddInitScript(script) })
-		}},
-		method{"exposeFunction", func(c goja.FunctionCall) goja.Value {
-			w := self(c, "page.exposeFunction")
-			name := c.Argument(0).String()
-			fn := r.exposed(c.Argument(1), "page.exposeFunction")
-			return asyncErr(r, "page.exposeFunction", func() error { return w.p.ExposeFunction(name, fn) })
-		}},
 		method{"emulateMedia", func(c goja.FunctionCall) goja.Value {
 			w := self(c, "page.emulateMedia")
 			o := r.opts(c.Argument(0))
@@ -253,24 +246,6 @@ func (r *Runtime) pageMethods() []method {
 				opt.ForcedColors = (*playwright.ForcedColors)(s)
 			}
 			return asyncErr(r, "page.emulateMedia", func() error { return w.p.EmulateMedia(opt) })
-		}},
-		method{"setExtraHTTPHeaders", func(c goja.FunctionCall) goja.Value {
-			w := self(c, "page.setExtraHTTPHeaders")
-			h := opts{r: r, o: r.rt.NewObject()}
-			_ = h.o.Set("h", c.Argument(0))
-			headers := h.headers("h")
-			return asyncErr(r, "page.setExtraHTTPHeaders", func() error { return w.p.SetExtraHTTPHeaders(headers) })
-		}},
-		method{"setDefaultTimeout", func(c goja.FunctionCall) goja.Value {
-			w := self(c, "page.setDefaultTimeout")
-			ms := c.Argument(0).ToFloat()
-			w.p.SetDefaultTimeout(ms)
-			w.em.defaultTimeout = ms
-			return goja.Undefined()
-		}},
-		method{"setDefaultNavigationTimeout", func(c goja.FunctionCall) goja.Value {
-			self(c, "page.setDefaultNavigationTimeout").p.SetDefaultNavigationTimeout(c.Argument(0).ToFloat())
-			return goja.Undefined()
 		}},
 		method{"opener", func(c goja.FunctionCall) goja.Value {
 			w := self(c, "page.opener")
