@@ -68,6 +68,10 @@ func (r *Runtime) frameMethods() []method {
 		return f, api, s.String()
 	}
 	strict := func(o opts) *bool { return o.b("strict") }
+	ms = append(ms, r.selectorActions(func(c goja.FunctionCall, name string) selTarget {
+		f, api, s := sel(c, name)
+		return selTarget{r: r, f: f, sel: s, api: api, c: c, shift: 1}
+	})...)
 	return append(ms,
 		method{"url", func(c goja.FunctionCall) goja.Value {
 			f, _ := r.frameTarget(c, "url")
@@ -194,101 +198,6 @@ func (r *Runtime) frameMethods() []method {
 			r.loop.SetTimer(time.Duration(ms*float64(time.Millisecond)), false, func() { _ = resolve(goja.Undefined()) })
 			return r.rt.ToValue(p)
 		}},
-		method{"click", func(c goja.FunctionCall) goja.Value {
-			f, api, s := sel(c, "click")
-			o := r.opts(c.Argument(1))
-			opt := playwright.FrameClickOptions{Button: o.button(), ClickCount: o.i("clickCount"), Delay: o.f("delay"), Force: o.b("force"), Modifiers: o.modifiers(),
-				NoWaitAfter: o.b("noWaitAfter"), Position: o.position("position"), Strict: strict(o), Timeout: r.timeout(o, f.Page()), Trial: o.b("trial")}
-			return asyncErr(r, api, func() error { return f.Click(s, opt) })
-		}},
-		method{"dblclick", func(c goja.FunctionCall) goja.Value {
-			f, api, s := sel(c, "dblclick")
-			o := r.opts(c.Argument(1))
-			opt := playwright.FrameDblclickOptions{Button: o.button(), Delay: o.f("delay"), Force: o.b("force"), Modifiers: o.modifiers(),
-				NoWaitAfter: o.b("noWaitAfter"), Position: o.position("position"), Strict: strict(o), Timeout: r.timeout(o, f.Page()), Trial: o.b("trial")}
-			return asyncErr(r, api, func() error { return f.Dblclick(s, opt) })
-		}},
-		method{"tap", func(c goja.FunctionCall) goja.Value {
-			f, api, s := sel(c, "tap")
-			o := r.opts(c.Argument(1))
-			opt := playwright.FrameTapOptions{Force: o.b("force"), Modifiers: o.modifiers(), NoWaitAfter: o.b("noWaitAfter"),
-				Position: o.position("position"), Strict: strict(o), Timeout: r.timeout(o, f.Page()), Trial: o.b("trial")}
-			return asyncErr(r, api, func() error { return f.Tap(s, opt) })
-		}},
-		method{"fill", func(c goja.FunctionCall) goja.Value {
-			f, api, s := sel(c, "fill")
-			value := c.Argument(1).String()
-			o := r.opts(c.Argument(2))
-			opt := playwright.FrameFillOptions{Force: o.b("force"), NoWaitAfter: o.b("noWaitAfter"), Strict: strict(o), Timeout: r.timeout(o, f.Page())}
-			return asyncErr(r, api, func() error { return f.Fill(s, value, opt) })
-		}},
-		method{"type", func(c goja.FunctionCall) goja.Value {
-			f, api, s := sel(c, "type")
-			text := c.Argument(1).String()
-			o := r.opts(c.Argument(2))
-			opt := playwright.FrameTypeOptions{Delay: o.f("delay"), NoWaitAfter: o.b("noWaitAfter"), Strict: strict(o), Timeout: r.timeout(o, f.Page())}
-			return asyncErr(r, api, func() error { return f.Type(s, text, opt) })
-		}},
-		method{"press", func(c goja.FunctionCall) goja.Value {
-			f, api, s := sel(c, "press")
-			key := c.Argument(1).String()
-			o := r.opts(c.Argument(2))
-			opt := playwright.FramePressOptions{Delay: o.f("delay"), NoWaitAfter: o.b("noWaitAfter"), Strict: strict(o), Timeout: r.timeout(o, f.Page())}
-			return asyncErr(r, api, func() error { return f.Press(s, key, opt) })
-		}},
-		method{"check", func(c goja.FunctionCall) goja.Value {
-			f, api, s := sel(c, "check")
-			o := r.opts(c.Argument(1))
-			opt := playwright.FrameCheckOptions{Force: o.b("force"), NoWaitAfter: o.b("noWaitAfter"), Position: o.position("position"), Strict: strict(o), Timeout: r.timeout(o, f.Page()), Trial: o.b("trial")}
-			return asyncErr(r, api, func() error { return f.Check(s, opt) })
-		}},
-		method{"uncheck", func(c goja.FunctionCall) goja.Value {
-			f, api, s := sel(c, "uncheck")
-			o := r.opts(c.Argument(1))
-			opt := playwright.FrameUncheckOptions{Force: o.b("force"), NoWaitAfter: o.b("noWaitAfter"), Position: o.position("position"), Strict: strict(o), Timeout: r.timeout(o, f.Page()), Trial: o.b("trial")}
-			return asyncErr(r, api, func() error { return f.Uncheck(s, opt) })
-		}},
-		method{"setChecked", func(c goja.FunctionCall) goja.Value {
-			f, api, s := sel(c, "setChecked")
-			checked := c.Argument(1).ToBoolean()
-			o := r.opts(c.Argument(2))
-			opt := playwright.FrameSetCheckedOptions{Force: o.b("force"), NoWaitAfter: o.b("noWaitAfter"), Position: o.position("position"), Strict: strict(o), Timeout: r.timeout(o, f.Page()), Trial: o.b("trial")}
-			return asyncErr(r, api, func() error { return f.SetChecked(s, checked, opt) })
-		}},
-		method{"hover", func(c goja.FunctionCall) goja.Value {
-			f, api, s := sel(c, "hover")
-			o := r.opts(c.Argument(1))
-			opt := playwright.FrameHoverOptions{Force: o.b("force"), Modifiers: o.modifiers(), NoWaitAfter: o.b("noWaitAfter"), Position: o.position("position"), Strict: strict(o), Timeout: r.timeout(o, f.Page()), Trial: o.b("trial")}
-			return asyncErr(r, api, func() error { return f.Hover(s, opt) })
-		}},
-		method{"focus", func(c goja.FunctionCall) goja.Value {
-			f, api, s := sel(c, "focus")
-			o := r.opts(c.Argument(1))
-			opt := playwright.FrameFocusOptions{Strict: strict(o), Timeout: r.timeout(o, f.Page())}
-			return asyncErr(r, api, func() error { return f.Focus(s, opt) })
-		}},
-		method{"selectOption", func(c goja.FunctionCall) goja.Value {
-			f, api, s := sel(c, "selectOption")
-			values := r.selectValues(c.Argument(1))
-			o := r.opts(c.Argument(2))
-			opt := playwright.FrameSelectOptionOptions{Force: o.b("force"), NoWaitAfter: o.b("noWaitAfter"), Strict: strict(o), Timeout: r.timeout(o, f.Page())}
-			return async(r, api, func() ([]string, error) { return f.SelectOption(s, values, opt) }, r.strArray)
-		}},
-		method{"setInputFiles", func(c goja.FunctionCall) goja.Value {
-			f, api, s := sel(c, "setInputFiles")
-			files := r.inputFiles(c.Argument(1))
-			o := r.opts(c.Argument(2))
-			opt := playwright.FrameSetInputFilesOptions{NoWaitAfter: o.b("noWaitAfter"), Strict: strict(o), Timeout: r.timeout(o, f.Page())}
-			return asyncErr(r, api, func() error { return f.SetInputFiles(s, files, opt) })
-		}},
-		method{"dispatchEvent", func(c goja.FunctionCall) goja.Value {
-			f, api, s := sel(c, "dispatchEvent")
-			typ := c.Argument(1).String()
-			init := r.argOf(c.Argument(2))
-			o := r.opts(c.Argument(3))
-			opt := playwright.FrameDispatchEventOptions{Strict: strict(o), Timeout: r.timeout(o, f.Page())}
-			return asyncErr(r, api, func() error { return f.DispatchEvent(s, typ, init, opt) })
-		}},
 		method{"dragAndDrop", func(c goja.FunctionCall) goja.Value {
 			f, api, s := sel(c, "dragAndDrop")
 			target := c.Argument(1).String()
@@ -296,71 +205,6 @@ func (r *Runtime) frameMethods() []method {
 			opt := playwright.FrameDragAndDropOptions{Force: o.b("force"), NoWaitAfter: o.b("noWaitAfter"), SourcePosition: o.position("sourcePosition"),
 				TargetPosition: o.position("targetPosition"), Strict: strict(o), Timeout: r.timeout(o, f.Page()), Trial: o.b("trial")}
 			return asyncErr(r, api, func() error { return f.DragAndDrop(s, target, opt) })
-		}},
-		method{"textContent", func(c goja.FunctionCall) goja.Value {
-			f, api, s := sel(c, "textContent")
-			o := r.opts(c.Argument(1))
-			opt := playwright.FrameTextContentOptions{Strict: strict(o), Timeout: r.timeout(o, f.Page())}
-			return async(r, api, func() (string, error) { return f.TextContent(s, opt) }, r.strV)
-		}},
-		method{"innerText", func(c goja.FunctionCall) goja.Value {
-			f, api, s := sel(c, "innerText")
-			o := r.opts(c.Argument(1))
-			opt := playwright.FrameInnerTextOptions{Strict: strict(o), Timeout: r.timeout(o, f.Page())}
-			return async(r, api, func() (string, error) { return f.InnerText(s, opt) }, r.strV)
-		}},
-		method{"innerHTML", func(c goja.FunctionCall) goja.Value {
-			f, api, s := sel(c, "innerHTML")
-			o := r.opts(c.Argument(1))
-			opt := playwright.FrameInnerHTMLOptions{Strict: strict(o), Timeout: r.timeout(o, f.Page())}
-			return async(r, api, func() (string, error) { return f.InnerHTML(s, opt) }, r.strV)
-		}},
-		method{"inputValue", func(c goja.FunctionCall) goja.Value {
-			f, api, s := sel(c, "inputValue")
-			o := r.opts(c.Argument(1))
-			opt := playwright.FrameInputValueOptions{Strict: strict(o), Timeout: r.timeout(o, f.Page())}
-			return async(r, api, func() (string, error) { return f.InputValue(s, opt) }, r.strV)
-		}},
-		method{"getAttribute", func(c goja.FunctionCall) goja.Value {
-			f, api, s := sel(c, "getAttribute")
-			name := c.Argument(1).String()
-			o := r.opts(c.Argument(2))
-			st, timeout := strict(o), r.timeout(o, f.Page())
-			return async(r, api, func() (*string, error) { return getAttribute(f, s, name, st, timeout) }, r.strOrNull)
-		}},
-		method{"isVisible", func(c goja.FunctionCall) goja.Value {
-			f, api, s := sel(c, "isVisible")
-			opt := playwright.FrameIsVisibleOptions{Strict: strict(r.opts(c.Argument(1)))}
-			return async(r, api, func() (bool, error) { return f.IsVisible(s, opt) }, r.boolV)
-		}},
-		method{"isHidden", func(c goja.FunctionCall) goja.Value {
-			f, api, s := sel(c, "isHidden")
-			opt := playwright.FrameIsHiddenOptions{Strict: strict(r.opts(c.Argument(1)))}
-			return async(r, api, func() (bool, error) { return f.IsHidden(s, opt) }, r.boolV)
-		}},
-		method{"isEnabled", func(c goja.FunctionCall) goja.Value {
-			f, api, s := sel(c, "isEnabled")
-			o := r.opts(c.Argument(1))
-			opt := playwright.FrameIsEnabledOptions{Strict: strict(o), Timeout: r.timeout(o, f.Page())}
-			return async(r, api, func() (bool, error) { return f.IsEnabled(s, opt) }, r.boolV)
-		}},
-		method{"isDisabled", func(c goja.FunctionCall) goja.Value {
-			f, api, s := sel(c, "isDisabled")
-			o := r.opts(c.Argument(1))
-			opt := playwright.FrameIsDisabledOptions{Strict: strict(o), Timeout: r.timeout(o, f.Page())}
-			return async(r, api, func() (bool, error) { return f.IsDisabled(s, opt) }, r.boolV)
-		}},
-		method{"isChecked", func(c goja.FunctionCall) goja.Value {
-			f, api, s := sel(c, "isChecked")
-			o := r.opts(c.Argument(1))
-			opt := playwright.FrameIsCheckedOptions{Strict: strict(o), Timeout: r.timeout(o, f.Page())}
-			return async(r, api, func() (bool, error) { return f.IsChecked(s, opt) }, r.boolV)
-		}},
-		method{"isEditable", func(c goja.FunctionCall) goja.Value {
-			f, api, s := sel(c, "isEditable")
-			o := r.opts(c.Argument(1))
-			opt := playwright.FrameIsEditableOptions{Strict: strict(o), Timeout: r.timeout(o, f.Page())}
-			return async(r, api, func() (bool, error) { return f.IsEditable(s, opt) }, r.boolV)
 		}},
 	)
 }
@@ -399,5 +243,205 @@ func (r *Runtime) loopPredicate(m *urlMatcher) func(string) bool {
 		case <-time.After(time.Minute):
 			return false // the VM stopped pumping: give up
 		}
+	}
+}
+
+// selTarget is what a selector action acts on: a selector in a frame.
+// For a Page or Frame the selector is argument 0 (shift 1) and strictness
+// is an option; for a Locator it is the locator's own, always strict.
+type selTarget struct {
+	r      *Runtime
+	f      playwright.Frame
+	sel    string
+	api    string
+	c      goja.FunctionCall
+	shift  int
+	strict bool
+}
+
+// arg is the action's argument i, after the selector.
+func (t selTarget) arg(i int) goja.Value { return t.c.Argument(i + t.shift) }
+
+func (t selTarget) strictOf(o opts) *bool {
+	if t.strict {
+		return playwright.Bool(true)
+	}
+	return o.b("strict")
+}
+
+// strictAt is the strictness given by the options in argument i.
+func (t selTarget) strictAt(i int) *bool {
+	if t.strict {
+		return playwright.Bool(true)
+	}
+	return t.r.opts(t.arg(i)).b("strict")
+}
+
+func (t selTarget) timeout(o opts) *float64 { return t.r.timeout(o, t.f.Page()) }
+
+// selectorActions are the actions Page, Frame and Locator share, on the
+// target found by target(call, methodName).
+func (r *Runtime) selectorActions(target func(c goja.FunctionCall, name string) selTarget) []method {
+	return []method{
+		{"click", func(c goja.FunctionCall) goja.Value {
+			t := target(c, "click")
+			o := r.opts(t.arg(0))
+			opt := playwright.FrameClickOptions{Button: o.button(), ClickCount: o.i("clickCount"), Delay: o.f("delay"), Force: o.b("force"), Modifiers: o.modifiers(),
+				NoWaitAfter: o.b("noWaitAfter"), Position: o.position("position"), Strict: t.strictOf(o), Timeout: t.timeout(o), Trial: o.b("trial")}
+			return asyncErr(r, t.api, func() error { return t.f.Click(t.sel, opt) })
+		}},
+		{"dblclick", func(c goja.FunctionCall) goja.Value {
+			t := target(c, "dblclick")
+			o := r.opts(t.arg(0))
+			opt := playwright.FrameDblclickOptions{Button: o.button(), Delay: o.f("delay"), Force: o.b("force"), Modifiers: o.modifiers(),
+				NoWaitAfter: o.b("noWaitAfter"), Position: o.position("position"), Strict: t.strictOf(o), Timeout: t.timeout(o), Trial: o.b("trial")}
+			return asyncErr(r, t.api, func() error { return t.f.Dblclick(t.sel, opt) })
+		}},
+		{"tap", func(c goja.FunctionCall) goja.Value {
+			t := target(c, "tap")
+			o := r.opts(t.arg(0))
+			opt := playwright.FrameTapOptions{Force: o.b("force"), Modifiers: o.modifiers(), NoWaitAfter: o.b("noWaitAfter"),
+				Position: o.position("position"), Strict: t.strictOf(o), Timeout: t.timeout(o), Trial: o.b("trial")}
+			return asyncErr(r, t.api, func() error { return t.f.Tap(t.sel, opt) })
+		}},
+		{"fill", func(c goja.FunctionCall) goja.Value {
+			t := target(c, "fill")
+			value := t.arg(0).String()
+			o := r.opts(t.arg(1))
+			opt := playwright.FrameFillOptions{Force: o.b("force"), NoWaitAfter: o.b("noWaitAfter"), Strict: t.strictOf(o), Timeout: t.timeout(o)}
+			return asyncErr(r, t.api, func() error { return t.f.Fill(t.sel, value, opt) })
+		}},
+		{"type", func(c goja.FunctionCall) goja.Value {
+			t := target(c, "type")
+			text := t.arg(0).String()
+			o := r.opts(t.arg(1))
+			opt := playwright.FrameTypeOptions{Delay: o.f("delay"), NoWaitAfter: o.b("noWaitAfter"), Strict: t.strictOf(o), Timeout: t.timeout(o)}
+			return asyncErr(r, t.api, func() error { return t.f.Type(t.sel, text, opt) })
+		}},
+		{"press", func(c goja.FunctionCall) goja.Value {
+			t := target(c, "press")
+			key := t.arg(0).String()
+			o := r.opts(t.arg(1))
+			opt := playwright.FramePressOptions{Delay: o.f("delay"), NoWaitAfter: o.b("noWaitAfter"), Strict: t.strictOf(o), Timeout: t.timeout(o)}
+			return asyncErr(r, t.api, func() error { return t.f.Press(t.sel, key, opt) })
+		}},
+		{"check", func(c goja.FunctionCall) goja.Value {
+			t := target(c, "check")
+			o := r.opts(t.arg(0))
+			opt := playwright.FrameCheckOptions{Force: o.b("force"), NoWaitAfter: o.b("noWaitAfter"), Position: o.position("position"), Strict: t.strictOf(o), Timeout: t.timeout(o), Trial: o.b("trial")}
+			return asyncErr(r, t.api, func() error { return t.f.Check(t.sel, opt) })
+		}},
+		{"uncheck", func(c goja.FunctionCall) goja.Value {
+			t := target(c, "uncheck")
+			o := r.opts(t.arg(0))
+			opt := playwright.FrameUncheckOptions{Force: o.b("force"), NoWaitAfter: o.b("noWaitAfter"), Position: o.position("position"), Strict: t.strictOf(o), Timeout: t.timeout(o), Trial: o.b("trial")}
+			return asyncErr(r, t.api, func() error { return t.f.Uncheck(t.sel, opt) })
+		}},
+		{"setChecked", func(c goja.FunctionCall) goja.Value {
+			t := target(c, "setChecked")
+			checked := t.arg(0).ToBoolean()
+			o := r.opts(t.arg(1))
+			opt := playwright.FrameSetCheckedOptions{Force: o.b("force"), NoWaitAfter: o.b("noWaitAfter"), Position: o.position("position"), Strict: t.strictOf(o), Timeout: t.timeout(o), Trial: o.b("trial")}
+			return asyncErr(r, t.api, func() error { return t.f.SetChecked(t.sel, checked, opt) })
+		}},
+		{"hover", func(c goja.FunctionCall) goja.Value {
+			t := target(c, "hover")
+			o := r.opts(t.arg(0))
+			opt := playwright.FrameHoverOptions{Force: o.b("force"), Modifiers: o.modifiers(), NoWaitAfter: o.b("noWaitAfter"), Position: o.position("position"), Strict: t.strictOf(o), Timeout: t.timeout(o), Trial: o.b("trial")}
+			return asyncErr(r, t.api, func() error { return t.f.Hover(t.sel, opt) })
+		}},
+		{"focus", func(c goja.FunctionCall) goja.Value {
+			t := target(c, "focus")
+			o := r.opts(t.arg(0))
+			opt := playwright.FrameFocusOptions{Strict: t.strictOf(o), Timeout: t.timeout(o)}
+			return asyncErr(r, t.api, func() error { return t.f.Focus(t.sel, opt) })
+		}},
+		{"selectOption", func(c goja.FunctionCall) goja.Value {
+			t := target(c, "selectOption")
+			values := r.selectValues(t.arg(0))
+			o := r.opts(t.arg(1))
+			opt := playwright.FrameSelectOptionOptions{Force: o.b("force"), NoWaitAfter: o.b("noWaitAfter"), Strict: t.strictOf(o), Timeout: t.timeout(o)}
+			return async(r, t.api, func() ([]string, error) { return t.f.SelectOption(t.sel, values, opt) }, r.strArray)
+		}},
+		{"setInputFiles", func(c goja.FunctionCall) goja.Value {
+			t := target(c, "setInputFiles")
+			files := r.inputFiles(t.arg(0))
+			o := r.opts(t.arg(1))
+			opt := playwright.FrameSetInputFilesOptions{NoWaitAfter: o.b("noWaitAfter"), Strict: t.strictOf(o), Timeout: t.timeout(o)}
+			return asyncErr(r, t.api, func() error { return t.f.SetInputFiles(t.sel, files, opt) })
+		}},
+		{"dispatchEvent", func(c goja.FunctionCall) goja.Value {
+			t := target(c, "dispatchEvent")
+			typ := t.arg(0).String()
+			init := r.argOf(t.arg(1))
+			o := r.opts(t.arg(2))
+			opt := playwright.FrameDispatchEventOptions{Strict: t.strictOf(o), Timeout: t.timeout(o)}
+			return asyncErr(r, t.api, func() error { return t.f.DispatchEvent(t.sel, typ, init, opt) })
+		}},
+		{"textContent", func(c goja.FunctionCall) goja.Value {
+			t := target(c, "textContent")
+			o := r.opts(t.arg(0))
+			opt := playwright.FrameTextContentOptions{Strict: t.strictOf(o), Timeout: t.timeout(o)}
+			return async(r, t.api, func() (string, error) { return t.f.TextContent(t.sel, opt) }, r.strV)
+		}},
+		{"innerText", func(c goja.FunctionCall) goja.Value {
+			t := target(c, "innerText")
+			o := r.opts(t.arg(0))
+			opt := playwright.FrameInnerTextOptions{Strict: t.strictOf(o), Timeout: t.timeout(o)}
+			return async(r, t.api, func() (string, error) { return t.f.InnerText(t.sel, opt) }, r.strV)
+		}},
+		{"innerHTML", func(c goja.FunctionCall) goja.Value {
+			t := target(c, "innerHTML")
+			o := r.opts(t.arg(0))
+			opt := playwright.FrameInnerHTMLOptions{Strict: t.strictOf(o), Timeout: t.timeout(o)}
+			return async(r, t.api, func() (string, error) { return t.f.InnerHTML(t.sel, opt) }, r.strV)
+		}},
+		{"inputValue", func(c goja.FunctionCall) goja.Value {
+			t := target(c, "inputValue")
+			o := r.opts(t.arg(0))
+			opt := playwright.FrameInputValueOptions{Strict: t.strictOf(o), Timeout: t.timeout(o)}
+			return async(r, t.api, func() (string, error) { return t.f.InputValue(t.sel, opt) }, r.strV)
+		}},
+		{"getAttribute", func(c goja.FunctionCall) goja.Value {
+			t := target(c, "getAttribute")
+			name := t.arg(0).String()
+			o := r.opts(t.arg(1))
+			st, timeout := t.strictOf(o), t.timeout(o)
+			return async(r, t.api, func() (*string, error) { return getAttribute(t.f, t.sel, name, st, timeout) }, r.strOrNull)
+		}},
+		{"isVisible", func(c goja.FunctionCall) goja.Value {
+			t := target(c, "isVisible")
+			opt := playwright.FrameIsVisibleOptions{Strict: t.strictAt(0)}
+			return async(r, t.api, func() (bool, error) { return t.f.IsVisible(t.sel, opt) }, r.boolV)
+		}},
+		{"isHidden", func(c goja.FunctionCall) goja.Value {
+			t := target(c, "isHidden")
+			opt := playwright.FrameIsHiddenOptions{Strict: t.strictAt(0)}
+			return async(r, t.api, func() (bool, error) { return t.f.IsHidden(t.sel, opt) }, r.boolV)
+		}},
+		{"isEnabled", func(c goja.FunctionCall) goja.Value {
+			t := target(c, "isEnabled")
+			o := r.opts(t.arg(0))
+			opt := playwright.FrameIsEnabledOptions{Strict: t.strictOf(o), Timeout: t.timeout(o)}
+			return async(r, t.api, func() (bool, error) { return t.f.IsEnabled(t.sel, opt) }, r.boolV)
+		}},
+		{"isDisabled", func(c goja.FunctionCall) goja.Value {
+			t := target(c, "isDisabled")
+			o := r.opts(t.arg(0))
+			opt := playwright.FrameIsDisabledOptions{Strict: t.strictOf(o), Timeout: t.timeout(o)}
+			return async(r, t.api, func() (bool, error) { return t.f.IsDisabled(t.sel, opt) }, r.boolV)
+		}},
+		{"isChecked", func(c goja.FunctionCall) goja.Value {
+			t := target(c, "isChecked")
+			o := r.opts(t.arg(0))
+			opt := playwright.FrameIsCheckedOptions{Strict: t.strictOf(o), Timeout: t.timeout(o)}
+			return async(r, t.api, func() (bool, error) { return t.f.IsChecked(t.sel, opt) }, r.boolV)
+		}},
+		{"isEditable", func(c goja.FunctionCall) goja.Value {
+			t := target(c, "isEditable")
+			o := r.opts(t.arg(0))
+			opt := playwright.FrameIsEditableOptions{Strict: t.strictOf(o), Timeout: t.timeout(o)}
+			return async(r, t.api, func() (bool, error) { return t.f.IsEditable(t.sel, opt) }, r.boolV)
+		}},
 	}
 }

@@ -101,6 +101,10 @@ func (r *Runtime) locatorMethods() []method {
 		l := self(c, api)
 		return l.frame, l.sel, l.desc
 	})
+	ms = append(ms, r.selectorActions(func(c goja.FunctionCall, name string) selTarget {
+		l := self(c, "locator."+name)
+		return selTarget{r: r, f: l.frame, sel: l.sel, api: "locator." + name, c: c, strict: true}
+	})...)
 	ms = append(ms,
 		method{"filter", func(c goja.FunctionCall) goja.Value {
 			l := self(c, "locator.filter")
@@ -157,53 +161,11 @@ func (r *Runtime) locatorMethods() []method {
 				return r.rt.NewArray(items...)
 			})
 		}},
-		method{"click", func(c goja.FunctionCall) goja.Value {
-			l := self(c, "locator.click")
-			o := r.opts(c.Argument(0))
-			opt := playwright.LocatorClickOptions{Button: o.button(), ClickCount: o.i("clickCount"), Delay: o.f("delay"), Force: o.b("force"),
-				Modifiers: o.modifiers(), NoWaitAfter: o.b("noWaitAfter"), Position: o.position("position"), Timeout: r.timeout(o, l.frame.Page()), Trial: o.b("trial")}
-			return asyncErr(r, "locator.click", func() error { return l.pw.Click(opt) })
-		}},
-		method{"dblclick", func(c goja.FunctionCall) goja.Value {
-			l := self(c, "locator.dblclick")
-			o := r.opts(c.Argument(0))
-			opt := playwright.LocatorDblclickOptions{Button: o.button(), Delay: o.f("delay"), Force: o.b("force"),
-				Modifiers: o.modifiers(), NoWaitAfter: o.b("noWaitAfter"), Position: o.position("position"), Timeout: r.timeout(o, l.frame.Page()), Trial: o.b("trial")}
-			return asyncErr(r, "locator.dblclick", func() error { return l.pw.Dblclick(opt) })
-		}},
-		method{"tap", func(c goja.FunctionCall) goja.Value {
-			l := self(c, "locator.tap")
-			o := r.opts(c.Argument(0))
-			opt := playwright.LocatorTapOptions{Force: o.b("force"), Modifiers: o.modifiers(), NoWaitAfter: o.b("noWaitAfter"),
-				Position: o.position("position"), Timeout: r.timeout(o, l.frame.Page()), Trial: o.b("trial")}
-			return asyncErr(r, "locator.tap", func() error { return l.pw.Tap(opt) })
-		}},
-		method{"fill", func(c goja.FunctionCall) goja.Value {
-			l := self(c, "locator.fill")
-			value := c.Argument(0).String()
-			o := r.opts(c.Argument(1))
-			opt := playwright.LocatorFillOptions{Force: o.b("force"), NoWaitAfter: o.b("noWaitAfter"), Timeout: r.timeout(o, l.frame.Page())}
-			return asyncErr(r, "locator.fill", func() error { return l.pw.Fill(value, opt) })
-		}},
 		method{"clear", func(c goja.FunctionCall) goja.Value {
 			l := self(c, "locator.clear")
 			o := r.opts(c.Argument(0))
 			opt := playwright.LocatorClearOptions{Force: o.b("force"), NoWaitAfter: o.b("noWaitAfter"), Timeout: r.timeout(o, l.frame.Page())}
 			return asyncErr(r, "locator.clear", func() error { return l.pw.Clear(opt) })
-		}},
-		method{"press", func(c goja.FunctionCall) goja.Value {
-			l := self(c, "locator.press")
-			key := c.Argument(0).String()
-			o := r.opts(c.Argument(1))
-			opt := playwright.LocatorPressOptions{Delay: o.f("delay"), NoWaitAfter: o.b("noWaitAfter"), Timeout: r.timeout(o, l.frame.Page())}
-			return asyncErr(r, "locator.press", func() error { return l.pw.Press(key, opt) })
-		}},
-		method{"type", func(c goja.FunctionCall) goja.Value {
-			l := self(c, "locator.type")
-			text := c.Argument(0).String()
-			o := r.opts(c.Argument(1))
-			opt := playwright.LocatorTypeOptions{Delay: o.f("delay"), NoWaitAfter: o.b("noWaitAfter"), Timeout: r.timeout(o, l.frame.Page())}
-			return asyncErr(r, "locator.type", func() error { return l.pw.Type(text, opt) })
 		}},
 		method{"pressSequentially", func(c goja.FunctionCall) goja.Value {
 			l := self(c, "locator.pressSequentially")
@@ -212,61 +174,10 @@ func (r *Runtime) locatorMethods() []method {
 			opt := playwright.LocatorPressSequentiallyOptions{Delay: o.f("delay"), NoWaitAfter: o.b("noWaitAfter"), Timeout: r.timeout(o, l.frame.Page())}
 			return asyncErr(r, "locator.pressSequentially", func() error { return l.pw.PressSequentially(text, opt) })
 		}},
-		method{"check", func(c goja.FunctionCall) goja.Value {
-			l := self(c, "locator.check")
-			o := r.opts(c.Argument(0))
-			opt := playwright.LocatorCheckOptions{Force: o.b("force"), NoWaitAfter: o.b("noWaitAfter"), Position: o.position("position"), Timeout: r.timeout(o, l.frame.Page()), Trial: o.b("trial")}
-			return asyncErr(r, "locator.check", func() error { return l.pw.Check(opt) })
-		}},
-		method{"uncheck", func(c goja.FunctionCall) goja.Value {
-			l := self(c, "locator.uncheck")
-			o := r.opts(c.Argument(0))
-			opt := playwright.LocatorUncheckOptions{Force: o.b("force"), NoWaitAfter: o.b("noWaitAfter"), Position: o.position("position"), Timeout: r.timeout(o, l.frame.Page()), Trial: o.b("trial")}
-			return asyncErr(r, "locator.uncheck", func() error { return l.pw.Uncheck(opt) })
-		}},
-		method{"setChecked", func(c goja.FunctionCall) goja.Value {
-			l := self(c, "locator.setChecked")
-			checked := c.Argument(0).ToBoolean()
-			o := r.opts(c.Argument(1))
-			opt := playwright.LocatorSetCheckedOptions{Force: o.b("force"), NoWaitAfter: o.b("noWaitAfter"), Position: o.position("position"), Timeout: r.timeout(o, l.frame.Page()), Trial: o.b("trial")}
-			return asyncErr(r, "locator.setChecked", func() error { return l.pw.SetChecked(checked, opt) })
-		}},
-		method{"selectOption", func(c goja.FunctionCall) goja.Value {
-			l := self(c, "locator.selectOption")
-			values := r.selectValues(c.Argument(0))
-			o := r.opts(c.Argument(1))
-			opt := playwright.LocatorSelectOptionOptions{Force: o.b("force"), NoWaitAfter: o.b("noWaitAfter"), Timeout: r.timeout(o, l.frame.Page())}
-			return async(r, "locator.selectOption", func() ([]string, error) { return l.pw.SelectOption(values, opt) }, r.strArray)
-		}},
-		method{"hover", func(c goja.FunctionCall) goja.Value {
-			l := self(c, "locator.hover")
-			o := r.opts(c.Argument(0))
-			opt := playwright.LocatorHoverOptions{Force: o.b("force"), Modifiers: o.modifiers(), NoWaitAfter: o.b("noWaitAfter"), Position: o.position("position"), Timeout: r.timeout(o, l.frame.Page()), Trial: o.b("trial")}
-			return asyncErr(r, "locator.hover", func() error { return l.pw.Hover(opt) })
-		}},
-		method{"focus", func(c goja.FunctionCall) goja.Value {
-			l := self(c, "locator.focus")
-			opt := playwright.LocatorFocusOptions{Timeout: r.timeout(r.opts(c.Argument(0)), l.frame.Page())}
-			return asyncErr(r, "locator.focus", func() error { return l.pw.Focus(opt) })
-		}},
 		method{"blur", func(c goja.FunctionCall) goja.Value {
 			l := self(c, "locator.blur")
 			opt := playwright.LocatorBlurOptions{Timeout: r.timeout(r.opts(c.Argument(0)), l.frame.Page())}
 			return asyncErr(r, "locator.blur", func() error { return l.pw.Blur(opt) })
-		}},
-		method{"setInputFiles", func(c goja.FunctionCall) goja.Value {
-			l := self(c, "locator.setInputFiles")
-			files := r.inputFiles(c.Argument(0))
-			o := r.opts(c.Argument(1))
-			opt := playwright.LocatorSetInputFilesOptions{NoWaitAfter: o.b("noWaitAfter"), Timeout: r.timeout(o, l.frame.Page())}
-			return asyncErr(r, "locator.setInputFiles", func() error { return l.pw.SetInputFiles(files, opt) })
-		}},
-		method{"dispatchEvent", func(c goja.FunctionCall) goja.Value {
-			l := self(c, "locator.dispatchEvent")
-			typ := c.Argument(0).String()
-			init := r.argOf(c.Argument(1))
-			opt := playwright.LocatorDispatchEventOptions{Timeout: r.timeout(r.opts(c.Argument(2)), l.frame.Page())}
-			return asyncErr(r, "locator.dispatchEvent", func() error { return l.pw.DispatchEvent(typ, init, opt) })
 		}},
 		method{"dragTo", func(c goja.FunctionCall) goja.Value {
 			l := self(c, "locator.dragTo")
@@ -290,62 +201,6 @@ func (r *Runtime) locatorMethods() []method {
 		method{"highlight", func(c goja.FunctionCall) goja.Value {
 			l := self(c, "locator.highlight")
 			return asyncErr(r, "locator.highlight", l.pw.Highlight)
-		}},
-		method{"textContent", func(c goja.FunctionCall) goja.Value {
-			l := self(c, "locator.textContent")
-			opt := playwright.LocatorTextContentOptions{Timeout: r.timeout(r.opts(c.Argument(0)), l.frame.Page())}
-			return async(r, "locator.textContent", func() (string, error) { return l.pw.TextContent(opt) }, r.strV)
-		}},
-		method{"innerText", func(c goja.FunctionCall) goja.Value {
-			l := self(c, "locator.innerText")
-			opt := playwright.LocatorInnerTextOptions{Timeout: r.timeout(r.opts(c.Argument(0)), l.frame.Page())}
-			return async(r, "locator.innerText", func() (string, error) { return l.pw.InnerText(opt) }, r.strV)
-		}},
-		method{"innerHTML", func(c goja.FunctionCall) goja.Value {
-			l := self(c, "locator.innerHTML")
-			opt := playwright.LocatorInnerHTMLOptions{Timeout: r.timeout(r.opts(c.Argument(0)), l.frame.Page())}
-			return async(r, "locator.innerHTML", func() (string, error) { return l.pw.InnerHTML(opt) }, r.strV)
-		}},
-		method{"inputValue", func(c goja.FunctionCall) goja.Value {
-			l := self(c, "locator.inputValue")
-			opt := playwright.LocatorInputValueOptions{Timeout: r.timeout(r.opts(c.Argument(0)), l.frame.Page())}
-			return async(r, "locator.inputValue", func() (string, error) { return l.pw.InputValue(opt) }, r.strV)
-		}},
-		method{"getAttribute", func(c goja.FunctionCall) goja.Value {
-			l := self(c, "locator.getAttribute")
-			name := c.Argument(0).String()
-			timeout := r.timeout(r.opts(c.Argument(1)), l.frame.Page())
-			return async(r, "locator.getAttribute", func() (*string, error) {
-				return getAttribute(l.frame, l.sel, name, playwright.Bool(true), timeout)
-			}, r.strOrNull)
-		}},
-		method{"isVisible", func(c goja.FunctionCall) goja.Value {
-			l := self(c, "locator.isVisible")
-			return async(r, "locator.isVisible", func() (bool, error) { return l.pw.IsVisible() }, r.boolV)
-		}},
-		method{"isHidden", func(c goja.FunctionCall) goja.Value {
-			l := self(c, "locator.isHidden")
-			return async(r, "locator.isHidden", func() (bool, error) { return l.pw.IsHidden() }, r.boolV)
-		}},
-		method{"isEnabled", func(c goja.FunctionCall) goja.Value {
-			l := self(c, "locator.isEnabled")
-			opt := playwright.LocatorIsEnabledOptions{Timeout: r.timeout(r.opts(c.Argument(0)), l.frame.Page())}
-			return async(r, "locator.isEnabled", func() (bool, error) { return l.pw.IsEnabled(opt) }, r.boolV)
-		}},
-		method{"isDisabled", func(c goja.FunctionCall) goja.Value {
-			l := self(c, "locator.isDisabled")
-			opt := playwright.LocatorIsDisabledOptions{Timeout: r.timeout(r.opts(c.Argument(0)), l.frame.Page())}
-			return async(r, "locator.isDisabled", func() (bool, error) { return l.pw.IsDisabled(opt) }, r.boolV)
-		}},
-		method{"isChecked", func(c goja.FunctionCall) goja.Value {
-			l := self(c, "locator.isChecked")
-			opt := playwright.LocatorIsCheckedOptions{Timeout: r.timeout(r.opts(c.Argument(0)), l.frame.Page())}
-			return async(r, "locator.isChecked", func() (bool, error) { return l.pw.IsChecked(opt) }, r.boolV)
-		}},
-		method{"isEditable", func(c goja.FunctionCall) goja.Value {
-			l := self(c, "locator.isEditable")
-			opt := playwright.LocatorIsEditableOptions{Timeout: r.timeout(r.opts(c.Argument(0)), l.frame.Page())}
-			return async(r, "locator.isEditable", func() (bool, error) { return l.pw.IsEditable(opt) }, r.boolV)
 		}},
 		method{"allTextContents", func(c goja.FunctionCall) goja.Value {
 			l := self(c, "locator.allTextContents")
