@@ -2,14 +2,17 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 
 	"github.com/ferridriver/ferridriver/demoapp"
+	"github.com/ferridriver/ferridriver/world"
 )
 
 // The browser benchmark: 100 scenarios x 5 steps (open page, fill, click,
@@ -25,8 +28,8 @@ import (
 //   - the floor (bench/floor): playwright-go doing the same browser work
 //     with no runner, one Chromium shared by the goroutines.
 //
-// All three use /usr/bin/chromium (or BENCH_BROWSER), headless, with the
-// launch flags of docs/browser.md, at 1 and 2 workers.
+// All three use /usr/bin/chromium (or BENCH_BROWSER), headless, with
+// ferridriver's launch flags (world.ChromiumArgs), at 1 and 2 workers.
 
 // browserScenarios is the suite's size; BENCH_BROWSER_SCENARIOS changes it
 // for a quick check.
@@ -65,15 +68,24 @@ func browserSuites(root, work, ferri, node, cucumber, peer string) ([]suite, err
 	var suites []suite
 	for _, workers := range []int{1, 2} {
 		w := strconv.Itoa(workers)
+		// ferridriver overlaps browser work while there are fewer workers
+		// than CPUs; the last row runs it with the other choice, to show
+		// the rule's effect in the same run.
+		other := command{name: "ferridriver, overlap forced on", dir: dir, argv: []string{ferri, "bdd", "--parallel", w}, env: []string{"FERRIDRIVER_OVERLAP=1"}}
+		if workers < runtime.NumCPU() {
+			other.name, other.env = "ferridriver, overlap forced off", []string{"FERRIDRIVER_OVERLAP=0"}
+		}
 		suites = append(suites, suite{
 			name: fmt.Sprintf("browser (%d scenarios x 5 steps, %d worker(s))", browserScenarios, workers),
 			commands: []command{
 				{name: "ferridriver", dir: dir, argv: []string{ferri, "bdd", "--parallel", w}},
 				{name: "floor (playwright-go, no runner)", dir: dir, argv: []string{floor, "-base", base, "-browser-path", chromium, "-scenarios", strconv.Itoa(browserScenarios), "-workers", w}},
-				{name: "cucumber-js + Playwright", dir: dir, argv: []string{node, cucumber, "--parallel", w}, env: []string{"DEMO_URL=" + base, "CHROMIUM=" + chromium}},
+				{name: "cucumber-js + Playwright", dir: dir, argv: []string{node, cucumber, "--parallel", w}, env: peerEnv(base, chromium)},
+				other,
 			},
-			// ferridriver/floor and ferridriver/cucumber-js: the issue's targets.
-			ratios: [][2]int{{0, 1}, {0, 2}},
+			// ferridriver/floor and ferridriver/cucumber-js: the issue's targets;
+			// then the overlap rule's effect.
+			ratios: [][2]int{{0, 1}, {0, 2}, {0, 3}},
 		})
 	}
 	return suites, nil
@@ -104,6 +116,14 @@ baseURL = %q
 executablePath = %q
 `, base, chromium)
 	return writeSuite(dir, peerModules, files)
+}
+
+// peerEnv tells the cucumber-js support file where the demo app and
+// Chromium are, and gives it ferridriver's launch flags: the runs compare
+// runners on the same browser configuration.
+func peerEnv(base, chromium string) []string {
+	args, _ := json.Marshal(world.ChromiumArgs(os.Geteuid() == 0, nil))
+	return []string{"DEMO_URL=" + base, "CHROMIUM=" + chromium, "CHROMIUM_ARGS=" + string(args)}
 }
 
 // browserSteps is the one step file both runners load.
@@ -142,8 +162,7 @@ import { chromium, type Browser } from 'playwright-core'
 let browser: Browser
 
 BeforeAll(async function () {
-  const args = ['--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-gpu']
-  if (process.getuid && process.getuid() === 0) args.unshift('--no-sandbox')
+  const args = JSON.parse(process.env.CHROMIUM_ARGS ?? '[]')
   browser = await chromium.launch({ executablePath: process.env.CHROMIUM, headless: true, args })
 })
 
@@ -195,7 +214,7 @@ func exampleSuite(root, work, ferri, node, cucumber, peer string) (suite, error)
 		name: "example suite (features/ + steps/, 1 worker)",
 		commands: []command{
 			{name: "ferridriver", dir: dir, argv: []string{ferri, "bdd"}},
-			{name: "cucumber-js + Playwright", dir: dir, argv: []string{node, cucumber}, env: []string{"DEMO_URL=" + base, "CHROMIUM=" + chromium}},
+			{name: "cucumber-js + Playwright", dir: dir, argv: []string{node, cucumber}, env: peerEnv(base, chromium)},
 		},
 	}, nil
 }

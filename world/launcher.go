@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -34,6 +35,56 @@ const EnvMarker = "FERRIDRIVER_BROWSER_ID"
 var closedNetworkArgs = []string{
 	"--disable-background-networking", "--disable-component-update", "--disable-sync",
 	"--no-first-run", "--disable-gpu",
+}
+
+// playwrightDisabledFeatures is the --disable-features list that
+// playwright-core 1.52.0 gives Chromium (lib/server/chromium/
+// chromiumSwitches.js). Chromium keeps only the last --disable-features
+// of its command line, so a list added after Playwright's must repeat it.
+var playwrightDisabledFeatures = []string{
+	"AcceptCHFrame", "AutoExpandDetailsElement", "AvoidUnnecessaryBeforeUnloadCheckSync",
+	"CertificateTransparencyComponentUpdater", "DeferRendererTasksAfterInput",
+	"DestroyProfileOnBrowserClose", "DialMediaRouteProvider", "ExtensionManifestV2Disabled",
+	"GlobalMediaControls", "HttpsUpgrades", "ImprovedCookieControls", "LazyFrameLoading",
+	"LensOverlay", "MediaRouter", "PaintHolding", "ThirdPartyStoragePartitioning", "Translate",
+}
+
+// hiddenUIFeatures are browser-window UI that headless Chromium (the full
+// browser's --headless, as Debian's chromium) builds for every new window,
+// so for every test case's context: the address bar's WebUI popups, two
+// chrome:// pages rendered in the background. No test can see them;
+// without them a test case's browser work costs about 30% less (Chromium 156,
+// docs/benchmarks.md).
+var hiddenUIFeatures = []string{"WebUIOmniboxPopup", "WebUIOmniboxAimPopup"}
+
+// ChromiumArgs returns the command-line flags ferridriver launches
+// Chromium with: --no-sandbox when root is true, closedNetworkArgs, then
+// user, with one --disable-features last that joins Playwright's list,
+// hiddenUIFeatures and every --disable-features in user (Chromium would
+// otherwise keep only the last of them).
+func ChromiumArgs(root bool, user []string) []string {
+	var args []string
+	if root {
+		args = append(args, "--no-sandbox") // Chromium refuses to run as root with its sandbox
+	}
+	args = append(args, closedNetworkArgs...)
+	disabled := append(append([]string{}, playwrightDisabledFeatures...), hiddenUIFeatures...)
+	for _, a := range user {
+		if list, ok := strings.CutPrefix(a, "--disable-features="); ok {
+			disabled = append(disabled, strings.Split(list, ",")...)
+			continue
+		}
+		args = append(args, a)
+	}
+	seen := map[string]bool{"": true}
+	joined := disabled[:0]
+	for _, f := range disabled {
+		if f = strings.TrimSpace(f); !seen[f] {
+			seen[f] = true
+			joined = append(joined, f)
+		}
+	}
+	return append(args, "--disable-features="+strings.Join(joined, ","))
 }
 
 // Options tune a Launcher beyond the [browser] config.
@@ -402,14 +453,10 @@ func (l *Launcher) launchOptions() (playwright.BrowserTypeLaunchOptions, error) 
 	if l.cfg.SlowMo > 0 {
 		opts.SlowMo = playwright.Float(l.cfg.SlowMo)
 	}
-	var args []string
+	opts.Args = l.cfg.Args
 	if l.cfg.BrowserName() == "chromium" {
-		if os.Geteuid() == 0 {
-			args = append(args, "--no-sandbox") // Chromium refuses to run as root with its sandbox
-		}
-		args = append(args, closedNetworkArgs...)
+		opts.Args = ChromiumArgs(os.Geteuid() == 0, l.cfg.Args)
 	}
-	opts.Args = append(args, l.cfg.Args...)
 	return opts, nil
 }
 

@@ -21,6 +21,7 @@ import (
 
 	"github.com/playwright-community/playwright-go"
 
+	"github.com/ferridriver/ferridriver/world"
 	"github.com/ferridriver/ferridriver/world/install"
 )
 
@@ -62,15 +63,10 @@ func run(base, browserPath string, scenarios, workers int) error {
 		return fmt.Errorf("start the driver: %w", err)
 	}
 	defer pw.Stop()
-	// ferridriver's launch flags (docs/browser.md).
-	args := []string{"--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-gpu"}
-	if os.Geteuid() == 0 {
-		args = append([]string{"--no-sandbox"}, args...)
-	}
 	browser, err := pw.Chromium.Launch(playwright.BrowserTypeLaunchOptions{
 		ExecutablePath: playwright.String(browserPath),
 		Headless:       playwright.Bool(true),
-		Args:           args,
+		Args:           world.ChromiumArgs(os.Geteuid() == 0, nil), // ferridriver's launch flags
 	})
 	if err != nil {
 		return fmt.Errorf("launch %s: %w", browserPath, err)

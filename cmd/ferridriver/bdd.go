@@ -96,7 +96,7 @@ func runBDD(cmd *cobra.Command, args []string, f *bddFlags) error {
 	stdout := cmd.OutOrStdout()
 	opts.Stdout, opts.Stderr = stdout, stderr
 
-	env, err := newEnvironment(cfg)
+	env, err := newEnvironment(cfg, opts.Parallel)
 	if err != nil {
 		return &ExitError{Code: exitUsage, Err: err}
 	}

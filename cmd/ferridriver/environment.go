@@ -3,28 +3,46 @@ package main
 import (
 	"fmt"
 	"os"
+	"runtime"
 
 	"github.com/ferridriver/ferridriver/config"
 	"github.com/ferridriver/ferridriver/runner"
 	"github.com/ferridriver/ferridriver/world/browserenv"
 )
 
-// newEnvironment returns the browser environment of a bdd run: every test
-// case gets a lazily created context and page (this.page...), sharing one
-// browser that is launched when a step first needs it.
-func newEnvironment(cfg *config.Config) (runner.Environment, error) {
-	// Preparing the next test case's context, and closing the last one,
-	// while a test case runs did not pay off when measured on 2 busy
-	// cores: Chromium is the bottleneck, and the overlapped work slowed
-	// the running test case more than it saved (30 scenarios: 45 s
-	// overlapped, 33 s serial, floor 38 s). FERRIDRIVER_OVERLAP=1 turns
-	// both on, to measure elsewhere.
-	overlap := os.Getenv("FERRIDRIVER_OVERLAP") == "1"
+// newEnvironment returns the browser environment of a bdd run with the
+// given number of workers: every test case gets a lazily created context
+// and page (this.page...), sharing one browser that is launched when a
+// step first needs it.
+func newEnvironment(cfg *config.Config, workers int) (runner.Environment, error) {
+	overlap, err := overlapBrowserWork(max(workers, 1), runtime.NumCPU(), os.Getenv("FERRIDRIVER_OVERLAP"))
+	if err != nil {
+		return nil, err
+	}
 	env, err := browserenv.New(cfg.Browser, browserenv.Options{Logf: browserLog, Debugf: browserDebug(), Prewarm: overlap, BackgroundClose: overlap})
 	if err != nil {
 		return nil, fmt.Errorf("[browser]: %w", err)
 	}
 	return env, nil
+}
+
+// overlapBrowserWork decides whether each worker prepares its next test
+// case's context and page, and closes the last one, while a test case
+// runs. That work needs a core of its own: measured on 2 cores (100
+// scenarios, docs/benchmarks.md), it made 1 worker 8-9% faster, and 2
+// workers, which already keep Chromium busy on both cores, 0-4% slower.
+// So it is on while there are fewer workers than CPUs;
+// FERRIDRIVER_OVERLAP=1 or 0 overrides that.
+func overlapBrowserWork(workers, cpus int, setting string) (bool, error) {
+	switch setting {
+	case "":
+		return workers < cpus, nil
+	case "1":
+		return true, nil
+	case "0":
+		return false, nil
+	}
+	return false, fmt.Errorf("FERRIDRIVER_OVERLAP=%q: want 1 (on) or 0 (off)", setting)
 }
 
 // browserLog reports what a user should know about the browser (installs,

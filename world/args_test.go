@@ -1,0 +1,108 @@
+//go:build linux
+
+package world
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/ferridriver/ferridriver/internal/testenv"
+	"github.com/ferridriver/ferridriver/world/install"
+)
+
+func TestChromiumArgs(t *testing.T) {
+	base := strings.Join(append(append([]string{}, playwrightDisabledFeatures...), hiddenUIFeatures...), ",")
+	tests := []struct {
+		name string
+		root bool
+		user []string
+		want []string
+	}{
+		{"defaults", false, nil,
+			append(slices.Clone(closedNetworkArgs), "--disable-features="+base)},
+		{"root", true, nil,
+			append(append([]string{"--no-sandbox"}, closedNetworkArgs...), "--disable-features="+base)},
+		{"user args kept in order", false, []string{"--lang=fr", "--mute-audio"},
+			append(slices.Clone(closedNetworkArgs), "--lang=fr", "--mute-audio", "--disable-features="+base)},
+		{"user features joined, duplicates dropped", false,
+			[]string{"--disable-features=Foo, Translate", "--lang=fr", "--disable-features=Bar,,Foo"},
+			append(slices.Clone(closedNetworkArgs), "--lang=fr", "--disable-features="+base+",Foo,Bar")},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := ChromiumArgs(tt.root, tt.user)
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("ChromiumArgs(%v, %q)\n got %q\nwant %q", tt.root, tt.user, got, tt.want)
+			}
+		})
+	}
+}
+
+// TestChromiumFeaturesDisabled asks the launched Chromium itself
+// (chrome://version) which features its command line disabled: every one
+// the installed driver's Playwright disables, ferridriver's own, and the
+// user's, so that neither list silently replaces the other.
+func TestChromiumFeaturesDisabled(t *testing.T) {
+	testenv.NeedBrowser(t)
+	drv, err := install.FindDriver("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, err := os.ReadFile(filepath.Join(drv.Dir, "package", "lib", "server", "chromium", "chromiumSwitches.js"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	block := regexp.MustCompile(`(?s)const disabledFeatures = \[(.*?)\];`).FindSubmatch(src)
+	if block == nil {
+		t.Fatal("no disabledFeatures list in the driver's chromiumSwitches.js")
+	}
+	var want []string
+	for _, m := range regexp.MustCompile(`(?m)^\s*"(\w+)",?\s*$`).FindAllSubmatch(block[1], -1) {
+		want = append(want, string(m[1]))
+	}
+	if len(want) < 5 {
+		t.Fatalf("parsed only %q from the driver's disabledFeatures", want)
+	}
+	want = append(append(want, hiddenUIFeatures...), "BackForwardCache")
+
+	l := newLauncher(t, Config{Args: []string{"--disable-features=BackForwardCache"}}, Options{})
+	s := l.NewSession(0, "features")
+	defer s.Close(false)
+	p, err := s.Page(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Goto("chrome://version"); err != nil {
+		t.Fatal(err)
+	}
+	html, err := p.Content()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The "Command-line Variations" row: base64 JSON of the overrides.
+	var variations struct {
+		Disable string `json:"disable-features"`
+	}
+	for _, b64 := range regexp.MustCompile(`eyJ[A-Za-z0-9+/=]+`).FindAllString(html, -1) {
+		raw, err := base64.StdEncoding.DecodeString(b64)
+		if err == nil && json.Unmarshal(raw, &variations) == nil && variations.Disable != "" {
+			break
+		}
+	}
+	if variations.Disable == "" {
+		t.Fatal("chrome://version shows no command-line variations")
+	}
+	disabled := strings.Split(variations.Disable, ",")
+	for _, f := range want {
+		if !slices.Contains(disabled, f) {
+			t.Errorf("feature %s is not disabled; Chromium disabled %q", f, disabled)
+		}
+	}
+}
