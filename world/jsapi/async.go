@@ -167,14 +167,14 @@ func (r *Runtime) timeout(o opts, p playwright.Page) *float64 {
 	return nil
 }
 
-// timeoutMs is the timeout in ms of a wait whose default is def: given,
-// when set; else the smaller of def and the time left in the running step
-// (capped reports that the step's time was the smaller).
+// timeoutMs is the timeout in ms of a wait whose default is def (0: no
+// timeout): given, when set; else the smaller of def and the time left in
+// the running step (capped reports that the step's time was the smaller).
 func (r *Runtime) timeoutMs(given *float64, def float64) (ms float64, capped bool) {
 	if given != nil {
 		return *given, false
 	}
-	if left, ok := r.stepLeft(); ok && left < def {
+	if left, ok := r.stepLeft(); ok && (def == 0 || left < def) {
 		return left, true
 	}
 	return def, false
@@ -187,8 +187,8 @@ func (r *Runtime) defaultTimeout(p playwright.Page) float64 {
 	if p != nil {
 		if o, ok := r.objects[p]; ok {
 			if w, ok := o.Export().(*pageW); ok {
-				if w.em.defaultTimeout > 0 {
-					return w.em.defaultTimeout
+				if t := w.em.defaultTimeout; t != nil {
+					return *t
 				}
 				return r.contextDefaultTimeout(p.Context())
 			}
@@ -202,8 +202,8 @@ func (r *Runtime) defaultTimeout(p playwright.Page) float64 {
 func (r *Runtime) contextDefaultTimeout(c playwright.BrowserContext) float64 {
 	if c != nil {
 		if o, ok := r.objects[c]; ok {
-			if w, ok := o.Export().(*contextW); ok && w.em.defaultTimeout > 0 {
-				return w.em.defaultTimeout
+			if w, ok := o.Export().(*contextW); ok && w.em.defaultTimeout != nil {
+				return *w.em.defaultTimeout
 			}
 		}
 	}

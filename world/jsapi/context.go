@@ -505,7 +505,7 @@ func (r *Runtime) scopeMethods(kind string, self func(c goja.FunctionCall, api s
 			s, em := self(c, kind+".setDefaultTimeout")
 			ms := c.Argument(0).ToFloat()
 			s.SetDefaultTimeout(ms)
-			em.defaultTimeout = ms
+			em.defaultTimeout = &ms
 			return goja.Undefined()
 		}},
 		{"setDefaultNavigationTimeout", func(c goja.FunctionCall) goja.Value {

@@ -26,8 +26,9 @@ type emitter struct {
 	// dialogs subscribes to the dialogs of the owner's context instead of
 	// registering a handler of its own (see Runtime.subscribeDialogs).
 	dialogs func()
-	// defaultTimeout is set by setDefaultTimeout (0: unset).
-	defaultTimeout float64
+	// defaultTimeout is set by setDefaultTimeout (nil: unset; 0: no
+	// timeout, as in Playwright).
+	defaultTimeout *float64
 	// timeoutDefault is the default timeout of waits: the owner's
 	// defaultTimeout, else its context's, else the host's.
 	timeoutDefault func() float64

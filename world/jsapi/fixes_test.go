@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -67,6 +68,28 @@ func TestSetDefaultTimeoutInStep(t *testing.T) {
 				t.Errorf("failed after %v, want about 0.5s", took)
 			}
 		})
+	}
+}
+
+// setDefaultTimeout(0) means no timeout, as in Playwright, not "unset":
+// the page's 0 overrides its context's 500 ms, and a call is then bounded
+// by the step alone.
+func TestSetDefaultTimeoutZero(t *testing.T) {
+	e := newStepEnv(t)
+	msg, took := e.runStep(`context.setDefaultTimeout(500); page.setDefaultTimeout(0);
+		await page.setContent('<p>x</p>'); await page.locator('#missing').click();`, 3*time.Second)
+	if msg == "" {
+		t.Fatal("step passed")
+	}
+	if strings.Contains(msg, "500ms") || took < 2*time.Second {
+		t.Errorf("failed after %v with %q; want the step's time, not the context's 500 ms", took, msg)
+	}
+	msg, _ = e.runStep(`context.setDefaultTimeout(500); page.setDefaultTimeout(0);
+		await page.setContent('<p>x</p>');
+		setTimeout(() => page.evaluate(() => { window.open('about:blank') }), 1000);
+		await page.waitForEvent('popup');`, 5*time.Second)
+	if msg != "" {
+		t.Errorf("waitForEvent with no timeout failed: %s", msg)
 	}
 }
 
