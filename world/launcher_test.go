@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -453,6 +454,52 @@ func TestPrewarmedSession(t *testing.T) {
 	}
 	if n := len(c2.Pages()); n != 1 {
 		t.Errorf("prewarmed context has %d pages, want 1", n)
+	}
+}
+
+// A context prepared before a test case rewrote the storageState file (a
+// login scenario saving it for the next ones) is not used: the next
+// session gets the new state.
+func TestPrewarmedSessionStorageStateChanged(t *testing.T) {
+	testenv.NeedBrowser(t)
+	base := demo(t)
+	state := filepath.Join(t.TempDir(), "state.json")
+	writeState := func(value string) {
+		t.Helper()
+		js := `{"cookies":[{"name":"who","value":"` + value + `","domain":"127.0.0.1","path":"/","expires":-1,"httpOnly":false,"secure":false,"sameSite":"Lax"}],"origins":[]}`
+		if err := os.WriteFile(state, []byte(js), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	writeState("old")
+	l := newLauncher(t, Config{BaseURL: base, StorageState: state}, Options{AutoPrewarm: true})
+	ctx := context.Background()
+	s1 := l.NewSession(0, "login")
+	if _, err := s1.Page(ctx); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the prepared context", 10*time.Second, func() bool {
+		l.mu.Lock()
+		defer l.mu.Unlock()
+		p := l.prewarmed[0]
+		return p != nil && isDone(p.done)
+	})
+	writeState("logged-in") // the login scenario saves its state
+	if _, err := s1.Close(false); err != nil {
+		t.Fatal(err)
+	}
+	s2 := l.NewSession(0, "next")
+	defer s2.Close(false)
+	c2, err := s2.Context(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cookies, err := c2.Cookies()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cookies) != 1 || cookies[0].Value != "logged-in" {
+		t.Errorf("next session's cookies: %+v, want who=logged-in", cookies)
 	}
 }
 

@@ -26,6 +26,24 @@ type prepared struct {
 	done chan struct{}
 	set  *pageSet
 	err  error
+	// state is the storageState file's stamp when preparing started.
+	state string
+}
+
+// storageStamp identifies the current version of the [browser]
+// storageState file ("" when none is configured or it is missing), so
+// that a context prepared before a test case rewrote the file (a login
+// scenario saving it for the next ones) is not handed out with the old
+// state.
+func (l *Launcher) storageStamp() string {
+	if l.cfg.StorageState == "" {
+		return ""
+	}
+	fi, err := os.Stat(l.cfg.StorageState)
+	if err != nil {
+		return ""
+	}
+	return fmt.Sprint(fi.ModTime().UnixNano(), fi.Size())
 }
 
 // newPageSet creates a context with the configured options, starts tracing
@@ -121,14 +139,15 @@ func (l *Launcher) ConfigureContext(c playwright.BrowserContext) {
 // prepared context is brand new and unused, so isolation is unchanged; a
 // Session takes it on its first Page call. At most one is kept per worker.
 // Prewarm returns at once; failures are dropped (the Session then creates
-// its own context and reports any error itself).
+// its own context and reports any error itself). A prepared context is
+// dropped, too, if the storageState file changed since it was made.
 func (l *Launcher) Prewarm(worker int) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.closed || l.prewarmed[worker] != nil {
 		return
 	}
-	p := &prepared{done: make(chan struct{})}
+	p := &prepared{done: make(chan struct{}), state: l.storageStamp()}
 	l.prewarmed[worker] = p
 	go func() {
 		defer close(p.done)
@@ -162,7 +181,7 @@ func (l *Launcher) takePrepared(ctx context.Context, worker int) *pageSet {
 	if p.err != nil {
 		return nil
 	}
-	if !p.set.slot.usable() {
+	if !p.set.slot.usable() || p.state != l.storageStamp() {
 		p.discard()
 		return nil
 	}
