@@ -2,7 +2,6 @@ package e2e
 
 import (
 	"encoding/xml"
-	"github.com/ferridriver/ferridriver/internal/testenv"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,6 +11,7 @@ import (
 	"time"
 
 	"github.com/ferridriver/ferridriver/internal/oracles"
+	"github.com/ferridriver/ferridriver/internal/testenv"
 	"github.com/ferridriver/ferridriver/messages"
 )
 

@@ -3,7 +3,6 @@ package e2e
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/ferridriver/ferridriver/internal/testenv"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -13,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/ferridriver/ferridriver/internal/testenv"
 )
 
 // ferridriverWithEnv runs the binary in dir with extra environment

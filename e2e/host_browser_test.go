@@ -1,9 +1,10 @@
 package e2e
 
 import (
-	"github.com/ferridriver/ferridriver/internal/testenv"
 	"strings"
 	"testing"
+
+	"github.com/ferridriver/ferridriver/internal/testenv"
 )
 
 // The script and mcp hosts give code a browser page, launched on first

@@ -1,9 +1,10 @@
 package e2e
 
 import (
-	"github.com/ferridriver/ferridriver/internal/testenv"
 	"strings"
 	"testing"
+
+	"github.com/ferridriver/ferridriver/internal/testenv"
 )
 
 // Step code runs the commands of [scripting.allow] through the global

@@ -3,7 +3,6 @@ package jsbridge
 import (
 	"bytes"
 	"errors"
-	"github.com/ferridriver/ferridriver/internal/testenv"
 	"maps"
 	"path/filepath"
 	"slices"
@@ -12,6 +11,8 @@ import (
 	"time"
 
 	"github.com/dop251/goja"
+
+	"github.com/ferridriver/ferridriver/internal/testenv"
 )
 
 // newTestVM bundles files (relative path -> content) in a temp dir and

@@ -3,10 +3,10 @@ package runner
 import (
 	"bytes"
 	"context"
-	"github.com/ferridriver/ferridriver/internal/testenv"
 	"strings"
 	"testing"
 
+	"github.com/ferridriver/ferridriver/internal/testenv"
 	"github.com/ferridriver/ferridriver/messages"
 )
 
