@@ -71,14 +71,16 @@ func browserSuites(root, work, ferri, node, cucumber, peer string) ([]suite, err
 		// ferridriver overlaps browser work while there are fewer workers
 		// than CPUs; the last row runs it with the other choice, to show
 		// the rule's effect in the same run.
-		other := command{name: "ferridriver, overlap forced on", dir: dir, argv: []string{ferri, "bdd", "--parallel", w}, env: []string{"FERRIDRIVER_OVERLAP=1"}}
+		ferridriver := command{name: "ferridriver", dir: dir, argv: []string{ferri, "bdd", "--parallel", w}}
+		other := ferridriver
+		other.name, other.env = "ferridriver, overlap forced on", []string{"FERRIDRIVER_OVERLAP=1"}
 		if workers < runtime.NumCPU() {
 			other.name, other.env = "ferridriver, overlap forced off", []string{"FERRIDRIVER_OVERLAP=0"}
 		}
 		suites = append(suites, suite{
 			name: fmt.Sprintf("browser (%d scenarios x 5 steps, %d worker(s))", browserScenarios, workers),
 			commands: []command{
-				{name: "ferridriver", dir: dir, argv: []string{ferri, "bdd", "--parallel", w}},
+				ferridriver,
 				{name: "floor (playwright-go, no runner)", dir: dir, argv: []string{floor, "-base", base, "-browser-path", chromium, "-scenarios", strconv.Itoa(browserScenarios), "-workers", w}},
 				{name: "cucumber-js + Playwright", dir: dir, argv: []string{node, cucumber, "--parallel", w}, env: peerEnv(base, chromium)},
 				other,

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -68,7 +69,7 @@ func ChromiumArgs(root bool, user []string) []string {
 		args = append(args, "--no-sandbox") // Chromium refuses to run as root with its sandbox
 	}
 	args = append(args, closedNetworkArgs...)
-	disabled := append(append([]string{}, playwrightDisabledFeatures...), hiddenUIFeatures...)
+	disabled := slices.Concat(playwrightDisabledFeatures, hiddenUIFeatures)
 	for _, a := range user {
 		if list, ok := strings.CutPrefix(a, "--disable-features="); ok {
 			disabled = append(disabled, strings.Split(list, ",")...)

@@ -19,7 +19,7 @@ func newEnvironment(cfg *config.Config, workers int) (runner.Environment, error)
 	if err != nil {
 		return nil, err
 	}
-	env, err := browserenv.New(cfg.Browser, browserenv.Options{Logf: browserLog, Debugf: browserDebug(), Prewarm: overlap, BackgroundClose: overlap})
+	env, err := browserenv.New(cfg.Browser, browserenv.Options{Logf: browserLog, Debugf: browserDebug(), Overlap: overlap})
 	if err != nil {
 		return nil, fmt.Errorf("[browser]: %w", err)
 	}

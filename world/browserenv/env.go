@@ -53,22 +53,21 @@ type Options struct {
 	// Debugf receives routine diagnostics (driver start and browser launch
 	// timings). Nil: dropped.
 	Debugf func(format string, args ...any)
-	// Prewarm prepares each worker's next context and page while its
-	// current test case runs, once the worker has used the browser.
-	Prewarm bool
-	// BackgroundClose closes a test case's context in the background when
-	// nothing is left to collect from it, so the next test case starts at
-	// once.
-	BackgroundClose bool
+	// Overlap does browser work in the background while test cases run:
+	// each worker's next context and page are prepared once the worker
+	// has used the browser, and a test case's context is closed in the
+	// background when nothing is left to collect from it, so the next test
+	// case starts at once.
+	Overlap bool
 }
 
 // New returns the Environment of a run with the [browser] configuration.
 func New(cfg world.Config, opts Options) (*Environment, error) {
-	l, err := world.NewLauncher(cfg, world.Options{Logf: opts.Logf, Debugf: opts.Debugf, AutoPrewarm: opts.Prewarm})
+	l, err := world.NewLauncher(cfg, world.Options{Logf: opts.Logf, Debugf: opts.Debugf, AutoPrewarm: opts.Overlap})
 	if err != nil {
 		return nil, err
 	}
-	return &Environment{launcher: l, cfg: cfg, logf: opts.Logf, backgroundClose: opts.BackgroundClose}, nil
+	return &Environment{launcher: l, cfg: cfg, logf: opts.Logf, backgroundClose: opts.Overlap}, nil
 }
 
 // Launcher returns the Launcher behind the environment.
