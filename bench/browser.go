@@ -28,8 +28,11 @@ import (
 //   - the floor (bench/floor): playwright-go doing the same browser work
 //     with no runner, one Chromium shared by the goroutines.
 //
-// All three use /usr/bin/chromium (or BENCH_BROWSER), headless, with
-// ferridriver's launch flags (world.ChromiumArgs), at 1 and 2 workers.
+// All use /usr/bin/chromium (or BENCH_BROWSER), headless, at 1 and 2
+// workers. ferridriver and the floor launch it with ferridriver's flags
+// (world.ChromiumArgs). cucumber-js runs twice: as the usual support file
+// launches it (Playwright's defaults: what its users run), and with
+// ferridriver's flags (the runners alone compared).
 
 // browserScenarios is the suite's size; BENCH_BROWSER_SCENARIOS changes it
 // for a quick check.
@@ -82,12 +85,14 @@ func browserSuites(root, work, ferri, node, cucumber, peer string) ([]suite, err
 			commands: []command{
 				ferridriver,
 				{name: "floor (playwright-go, no runner)", dir: dir, argv: []string{floor, "-base", base, "-browser-path", chromium, "-scenarios", strconv.Itoa(browserScenarios), "-workers", w}},
-				{name: "cucumber-js + Playwright", dir: dir, argv: []string{node, cucumber, "--parallel", w}, env: peerEnv(base, chromium)},
+				{name: "cucumber-js + Playwright", dir: dir, argv: []string{node, cucumber, "--parallel", w}, env: peerEnv(base, chromium, false)},
+				{name: "cucumber-js + Playwright, ferridriver's flags", dir: dir, argv: []string{node, cucumber, "--parallel", w}, env: peerEnv(base, chromium, true)},
 				other,
 			},
 			// ferridriver/floor and ferridriver/cucumber-js: the targets;
-			// then the overlap rule's effect.
-			ratios: [][2]int{{0, 1}, {0, 2}, {0, 3}},
+			// then the runners compared on the same browser configuration, and
+			// the overlap rule's effect.
+			ratios: [][2]int{{0, 1}, {0, 2}, {0, 3}, {0, 4}},
 		})
 	}
 	return suites, nil
@@ -121,11 +126,17 @@ executablePath = %q
 }
 
 // peerEnv tells the cucumber-js support file where the demo app and
-// Chromium are, and gives it ferridriver's launch flags: the runs compare
-// runners on the same browser configuration.
-func peerEnv(base, chromium string) []string {
-	args, _ := json.Marshal(world.ChromiumArgs(os.Geteuid() == 0, nil))
-	return []string{"DEMO_URL=" + base, "CHROMIUM=" + chromium, "CHROMIUM_ARGS=" + string(args)}
+// Chromium are. Without flags it launches Chromium the way the usual
+// support file does (Playwright's defaults); with flags it gets
+// ferridriver's launch flags, which compares the runners alone on the
+// same browser configuration.
+func peerEnv(base, chromium string, flags bool) []string {
+	env := []string{"DEMO_URL=" + base, "CHROMIUM=" + chromium}
+	if flags {
+		args, _ := json.Marshal(world.ChromiumArgs(os.Geteuid() == 0, nil))
+		env = append(env, "CHROMIUM_ARGS="+string(args))
+	}
+	return env
 }
 
 // browserSteps is the one step file both runners load.
@@ -216,7 +227,8 @@ func exampleSuite(root, work, ferri, node, cucumber, peer string) (suite, error)
 		name: "example suite (features/ + steps/, 1 worker)",
 		commands: []command{
 			{name: "ferridriver", dir: dir, argv: []string{ferri, "bdd"}},
-			{name: "cucumber-js + Playwright", dir: dir, argv: []string{node, cucumber}, env: peerEnv(base, chromium)},
+			{name: "cucumber-js + Playwright", dir: dir, argv: []string{node, cucumber}, env: peerEnv(base, chromium, false)},
+			{name: "cucumber-js + Playwright, ferridriver's flags", dir: dir, argv: []string{node, cucumber}, env: peerEnv(base, chromium, true)},
 		},
 	}, nil
 }

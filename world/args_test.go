@@ -3,22 +3,26 @@
 package world
 
 import (
+	"bytes"
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ferridriver/ferridriver/internal/testenv"
 	"github.com/ferridriver/ferridriver/world/install"
 )
 
 func TestChromiumArgs(t *testing.T) {
-	base := strings.Join(append(append([]string{}, playwrightDisabledFeatures...), hiddenUIFeatures...), ",")
+	base := strings.Join(slices.Concat(playwrightDisabledFeatures, hiddenUIFeatures, unusedSpareFeatures), ",")
 	tests := []struct {
 		name string
 		root bool
@@ -70,7 +74,7 @@ func TestChromiumFeaturesDisabled(t *testing.T) {
 	if len(want) < 5 {
 		t.Fatalf("parsed only %q from the driver's disabledFeatures", want)
 	}
-	want = append(append(want, hiddenUIFeatures...), "BackForwardCache")
+	want = slices.Concat(want, hiddenUIFeatures, unusedSpareFeatures, []string{"BackForwardCache"})
 
 	l := newLauncher(t, Config{Args: []string{"--disable-features=BackForwardCache"}}, Options{})
 	s := l.NewSession(0, "features")
@@ -104,5 +108,47 @@ func TestChromiumFeaturesDisabled(t *testing.T) {
 		if !slices.Contains(disabled, f) {
 			t.Errorf("feature %s is not disabled; Chromium disabled %q", f, disabled)
 		}
+	}
+}
+
+// TestOneRendererPerTestCase counts the renderer processes Chromium starts
+// for test cases that each open a page: one each. With Chromium's spare
+// renderer on (unusedSpareFeatures) it starts two, the second one for
+// nothing.
+func TestOneRendererPerTestCase(t *testing.T) {
+	testenv.NeedBrowser(t)
+	base := demo(t)
+	l := newLauncher(t, Config{BaseURL: base}, Options{})
+	ctx := context.Background()
+	renderers := map[int]bool{}
+	sample := func() {
+		for _, pid := range l.ProcessIDs() {
+			cmd, _ := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/cmdline")
+			if bytes.Contains(cmd, []byte("--type=renderer")) {
+				renderers[pid] = true
+			}
+		}
+	}
+	const cases = 3
+	for i := range cases {
+		s := l.NewSession(0, fmt.Sprint("case ", i))
+		p, err := s.Page(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		mustGoto(t, p, "/todo.html")
+		must(t, p.GetByLabel("New todo").Fill("one"))
+		must(t, p.GetByLabel("New todo").Press("Enter"))
+		// A spare is started shortly after the navigation; look for a while.
+		for range 25 {
+			sample()
+			time.Sleep(20 * time.Millisecond)
+		}
+		if _, err := s.Close(false); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(renderers) != cases {
+		t.Errorf("%d test cases started %d renderer processes, want one each", cases, len(renderers))
 	}
 }
