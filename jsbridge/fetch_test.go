@@ -11,7 +11,8 @@ import (
 	"testing"
 )
 
-// testServer serves on 127.0.0.1: /ok, /json, /echo, /redirect-evil
+// testServer serves on 127.0.0.1: /ok, /json, /echo, /multipart (lists
+// the parts it parsed), /redirect-evil
 // (to a disallowed host), /redirect-localhost (same server, other name),
 // /redirect-ok (same server, same name), /cookie and /whoami.
 func testServer(t *testing.T) (*httptest.Server, *atomic.Int32) {
@@ -48,6 +49,29 @@ func testServer(t *testing.T) (*httptest.Server, *atomic.Int32) {
 	mux.HandleFunc("/redirect-metadata", func(w http.ResponseWriter, r *http.Request) {
 		hits.Add(1)
 		http.Redirect(w, r, "http://169.254.169.254/latest/meta-data/", http.StatusFound)
+	})
+	mux.HandleFunc("/multipart", func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		// Go's own multipart reader is the oracle for the encoding.
+		mr, err := r.MultipartReader()
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+		var parts []string
+		for {
+			p, err := mr.NextPart()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				http.Error(w, err.Error(), http.StatusBadRequest)
+				return
+			}
+			b, _ := io.ReadAll(p)
+			parts = append(parts, fmt.Sprintf("%s|%s|%s|%q", p.FormName(), p.FileName(), p.Header.Get("Content-Type"), b))
+		}
+		fmt.Fprint(w, strings.Join(parts, "\n"))
 	})
 	mux.HandleFunc("/cookie", func(w http.ResponseWriter, r *http.Request) {
 		http.SetCookie(w, &http.Cookie{Name: "sid", Value: "s3cret", Path: "/"})
@@ -205,6 +229,48 @@ return JSON.stringify({ status: r.status, ok: r.ok, multi: r.headers.get("X-MULT
 	got = e.mustRun(fmt.Sprintf(`const c = new AbortController(); const p = fetch(%q, { signal: c.signal }); c.abort(); try { await p; } catch (e) { return e.name; } return "not aborted"`, srv.URL+"/ok"))
 	if got != "AbortError" {
 		t.Fatalf("abort: %v", got)
+	}
+}
+
+func TestRequestMultipart(t *testing.T) {
+	srv, _ := testServer(t)
+	e := newToolEnv(t, map[string]string{
+		"ext/a.ts": `
+defineTool({ name: "upload", allow: { net: ["127.0.0.1"] } }, async ({ args, request }) => {
+  const r = await request.post(args.base + "/multipart", { multipart: {
+    title: "a \"quoted\" name",
+    count: 3,
+    draft: false,
+    file: { name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("line 1\r\n--not a boundary\n") },
+    bytes: { name: "raw.bin", mimeType: "application/octet-stream", buffer: new Uint8Array([0, 255, 13, 10]) },
+  } });
+  return r.status() + "\n" + await r.text();
+});
+defineTool({ name: "bad", allow: { net: ["127.0.0.1"] } }, async ({ args, request }) => {
+  const out = [];
+  for (const opts of [{ multipart: { f: { name: "x" } } }, { multipart: { f: "x" }, form: { a: "b" } }, { multipart: "x" }]) {
+    try { await request.post(args.base + "/multipart", opts); out.push("sent"); } catch (e) { out.push(e.message); }
+  }
+  return out.join("\n");
+});
+`,
+	}).mustLoad()
+	got := e.mustRun(fmt.Sprintf(`return await plugins.upload({ base: %q })`, srv.URL))
+	want := `200
+title|||"a \"quoted\" name"
+count|||"3"
+draft|||"false"
+file|notes.txt|text/plain|"line 1\r\n--not a boundary\n"
+bytes|raw.bin|application/octet-stream|"\x00\xff\r\n"`
+	if got != want {
+		t.Errorf("multipart as the server parsed it:\n got %v\nwant %v", got, want)
+	}
+	got = e.mustRun(fmt.Sprintf(`return await plugins.bad({ base: %q })`, srv.URL))
+	want = `request: multipart field "f" must be a string, a number, a boolean or { name, mimeType, buffer }
+request: pass only one of data, form and multipart
+request: multipart must be an object`
+	if got != want {
+		t.Errorf("bad multipart options:\n got %v\nwant %v", got, want)
 	}
 }
 

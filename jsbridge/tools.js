@@ -211,17 +211,61 @@
     return base + (base.indexOf('?') >= 0 ? '&' : '?') + q + frag;
   }
 
+  const boundaryChars = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
+
+  // multipartBody encodes Playwright's multipart option, an object whose
+  // values are strings, numbers, booleans or files ({ name, mimeType,
+  // buffer }), as multipart/form-data; it returns the body and its
+  // content type.
+  function multipartBody(fields) {
+    if (fields === null || typeof fields !== 'object') throw new TypeError('request: multipart must be an object');
+    let boundary = '----FerridriverFormBoundary';
+    for (let i = 0; i < 16; i++) boundary += boundaryChars[Math.floor(Math.random() * boundaryChars.length)];
+    // Names in quotes are escaped as browsers do (HTML's form encoding).
+    const quoted = (s) => '"' + String(s).replace(/"/g, '%22').replace(/\r/g, '%0D').replace(/\n/g, '%0A') + '"';
+    const enc = new TextEncoder();
+    const parts = [];
+    for (const name of Object.keys(fields)) {
+      const v = fields[name];
+      let head = '--' + boundary + '\r\nContent-Disposition: form-data; name=' + quoted(name);
+      let data;
+      if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') {
+        data = enc.encode(String(v));
+      } else if (v && typeof v === 'object' && typeof v.name === 'string' && (v.buffer instanceof ArrayBuffer || ArrayBuffer.isView(v.buffer))) {
+        head += '; filename=' + quoted(v.name) + '\r\nContent-Type: ' + (v.mimeType || 'application/octet-stream');
+        data = toWire(v.buffer);
+      } else {
+        throw new TypeError('request: multipart field "' + name + '" must be a string, a number, a boolean or { name, mimeType, buffer }');
+      }
+      parts.push(enc.encode(head + '\r\n\r\n'), data, enc.encode('\r\n'));
+    }
+    parts.push(enc.encode('--' + boundary + '--\r\n'));
+    const body = new Uint8Array(parts.reduce((n, p) => n + p.byteLength, 0));
+    let at = 0;
+    for (const p of parts) {
+      body.set(p, at);
+      at += p.byteLength;
+    }
+    return { body, contentType: 'multipart/form-data; boundary=' + boundary };
+  }
+
   function makeRequest(doRequest) {
     const call = (method, url, opts) => {
       try {
         opts = opts || {};
-        for (const k of ['multipart', 'ignoreHTTPSErrors']) {
-          if (opts[k] !== undefined) throw new TypeError('request: option ' + k + ' is not supported by ferridriver');
+        if (opts.ignoreHTTPSErrors !== undefined) {
+          throw new TypeError('request: option ignoreHTTPSErrors is not supported by ferridriver');
         }
         const h = new Headers(opts.headers);
         let body;
-        if (opts.data !== undefined && opts.form !== undefined) throw new TypeError('request: pass data or form, not both');
-        if (opts.data !== undefined) {
+        if ([opts.data, opts.form, opts.multipart].filter((v) => v !== undefined).length > 1) {
+          throw new TypeError('request: pass only one of data, form and multipart');
+        }
+        if (opts.multipart !== undefined) {
+          const m = multipartBody(opts.multipart);
+          body = m.body;
+          if (!h.has('content-type')) h.set('content-type', m.contentType);
+        } else if (opts.data !== undefined) {
           const d = opts.data;
           if (typeof d === 'string' || d instanceof ArrayBuffer || ArrayBuffer.isView(d)) {
             body = toWire(d, h);
