@@ -13,6 +13,7 @@ import (
 
 	"github.com/ferridriver/ferridriver/demoapp"
 	"github.com/ferridriver/ferridriver/world"
+	"github.com/ferridriver/ferridriver/world/install"
 )
 
 // The browser benchmark: 100 scenarios x 5 steps (open page, fill, click,
@@ -32,7 +33,8 @@ import (
 // workers. ferridriver and the floor launch it with ferridriver's flags
 // (world.ChromiumArgs). cucumber-js runs twice: as the usual support file
 // launches it (Playwright's defaults: what its users run), and with
-// ferridriver's flags (the runners alone compared).
+// ferridriver's flags (the runners alone compared). When a headless shell
+// is installed, a last row runs ferridriver on it, as it runs by default.
 
 // browserScenarios is the suite's size; BENCH_BROWSER_SCENARIOS changes it
 // for a quick check.
@@ -68,6 +70,13 @@ func browserSuites(root, work, ferri, node, cucumber, peer string) ([]suite, err
 	if err := build.Run(); err != nil {
 		return nil, fmt.Errorf("build the floor program: %w", err)
 	}
+	// With a headless shell installed, ferridriver left to find its browser
+	// runs on it; the last row shows what that gives (not a target: the
+	// other programs run the full browser).
+	shell, err := install.FindBrowser(install.BrowserQuery{Headless: true})
+	if err == nil && !shell.HeadlessShell {
+		shell = nil
+	}
 	var suites []suite
 	for _, workers := range []int{1, 2} {
 		w := strconv.Itoa(workers)
@@ -94,6 +103,12 @@ func browserSuites(root, work, ferri, node, cucumber, peer string) ([]suite, err
 			// the overlap rule's effect.
 			ratios: [][2]int{{0, 1}, {0, 2}, {0, 3}, {0, 4}},
 		})
+		if shell != nil {
+			s := &suites[len(suites)-1]
+			s.commands = append(s.commands, command{name: "ferridriver, headless shell (" + shell.Path + ")", dir: dir,
+				argv: []string{ferri, "bdd", "--parallel", w, "-c", "ferridriver-shell.toml"}})
+			s.ratios = append(s.ratios, [2]int{5, 2})
+		}
 	}
 	return suites, nil
 }
@@ -115,13 +130,9 @@ func writeBrowserSuite(dir, peerModules, base, chromium string) error {
 	files["steps/todo.ts"] = browserSteps
 	files["support/browser.ts"] = cucumberBrowserSupport
 	files["cucumber.json"] = `{ "default": { "requireModule": ["tsx/cjs"], "require": ["steps/**/*.ts", "support/**/*.ts"], "paths": ["features/**/*.feature"] } }`
-	files["ferridriver.toml"] = fmt.Sprintf(`[test]
-steps = ["steps/**/*.ts"]
-
-[browser]
-baseURL = %q
-executablePath = %q
-`, base, chromium)
+	config := fmt.Sprintf("[test]\nsteps = [\"steps/**/*.ts\"]\n\n[browser]\nbaseURL = %q\n", base)
+	files["ferridriver.toml"] = config + fmt.Sprintf("executablePath = %q\n", chromium)
+	files["ferridriver-shell.toml"] = config // the browser ferridriver finds itself
 	return writeSuite(dir, peerModules, files)
 }
 

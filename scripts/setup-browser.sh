@@ -6,7 +6,10 @@
 #
 # 1. A Chrome/Chromium: if none is found and we are root on Debian/Ubuntu,
 #    install Debian's chromium with apt-get (Playwright's own browser
-#    download needs a CDN that closed networks do not reach).
+#    download needs a CDN that closed networks do not reach). Then, as root
+#    on Debian where the package exists, its headless shell
+#    (chromium-headless-shell), which headless runs use when it is there,
+#    as Playwright does: optional, so failing to get it only warns.
 # 2. Node.js (runs the Playwright driver): apt-get install nodejs likewise.
 # 3. The Playwright driver (npm playwright-core) via `$BIN install`, which
 #    downloads it from the npm registry into the cache only if missing and
@@ -28,6 +31,18 @@ have_browser() {
 	done
 	pw=${PLAYWRIGHT_BROWSERS_PATH:-${XDG_CACHE_HOME:-$HOME/.cache}/ms-playwright}
 	for p in "$pw"/chromium-*/chrome-linux/chrome "$pw"/chromium_headless_shell-*/chrome-linux/headless_shell; do
+		[ -x "$p" ] && return 0
+	done
+	return 1
+}
+
+have_shell() {
+	[ -x /usr/lib/chromium/chromium-headless-shell ] && return 0
+	for n in chromium-headless-shell chrome-headless-shell; do
+		command -v "$n" >/dev/null 2>&1 && return 0
+	done
+	pw=${PLAYWRIGHT_BROWSERS_PATH:-${XDG_CACHE_HOME:-$HOME/.cache}/ms-playwright}
+	for p in "$pw"/chromium_headless_shell-*/chrome-linux/headless_shell; do
 		[ -x "$p" ] && return 0
 	done
 	return 1
@@ -59,6 +74,13 @@ if ! have_browser; then
 		say "chromium was installed but no usable executable was found"
 		exit 1
 	fi
+fi
+
+# apt-cache reads the local package lists only: quick, and false on a
+# machine whose lists were never fetched and that needed nothing else.
+if ! have_shell && can_apt && apt-cache show chromium-headless-shell >/dev/null 2>&1; then
+	apt_install chromium-headless-shell ||
+		say "could not install chromium-headless-shell; headless runs use the full browser"
 fi
 
 if [ -z "${FERRIDRIVER_NODE:-}" ] && ! command -v node >/dev/null 2>&1; then

@@ -76,7 +76,8 @@ func TestChromiumFeaturesDisabled(t *testing.T) {
 	}
 	want = slices.Concat(want, hiddenUIFeatures, unusedSpareFeatures, []string{"BackForwardCache"})
 
-	l := newLauncher(t, Config{Args: []string{"--disable-features=BackForwardCache"}}, Options{})
+	// chrome://version is the full browser's; a headless shell has none.
+	l := newLauncher(t, Config{ExecutablePath: fullChromium(t), Args: []string{"--disable-features=BackForwardCache"}}, Options{})
 	s := l.NewSession(0, "features")
 	defer s.Close(false)
 	p, err := s.Page(context.Background())
@@ -111,14 +112,25 @@ func TestChromiumFeaturesDisabled(t *testing.T) {
 	}
 }
 
-// TestOneRendererPerTestCase counts the renderer processes Chromium starts
-// for test cases that each open a page: one each. With Chromium's spare
-// renderer on (unusedSpareFeatures) it starts two, the second one for
-// nothing.
+// fullChromium is the full browser's executable, which headless runs do
+// not use when a headless shell is installed.
+func fullChromium(t *testing.T) string {
+	t.Helper()
+	b, err := install.FindBrowser(install.BrowserQuery{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b.Path
+}
+
+// TestOneRendererPerTestCase counts the renderer processes the full
+// Chromium starts for test cases that each open a page: one each. With its
+// spare renderer on (unusedSpareFeatures) it starts two, the second one
+// for nothing. (A headless shell starts no spare.)
 func TestOneRendererPerTestCase(t *testing.T) {
 	testenv.NeedBrowser(t)
 	base := demo(t)
-	l := newLauncher(t, Config{BaseURL: base}, Options{})
+	l := newLauncher(t, Config{BaseURL: base, ExecutablePath: fullChromium(t)}, Options{})
 	ctx := context.Background()
 	renderers := map[int]bool{}
 	sample := func() {

@@ -403,11 +403,11 @@ func (l *Launcher) launch(slot *browserSlot) error {
 		}
 		b, err = l.browserType(drv.pw).Launch(opts)
 	}
+	where := "channel " + l.cfg.Channel
+	if opts.ExecutablePath != nil {
+		where = *opts.ExecutablePath
+	}
 	if err != nil {
-		where := "channel " + l.cfg.Channel
-		if opts.ExecutablePath != nil {
-			where = *opts.ExecutablePath
-		}
 		return fmt.Errorf("launch %s (%s): %w", l.cfg.BrowserName(), where, err)
 	}
 	slot.driver = drv
@@ -419,7 +419,7 @@ func (l *Launcher) launch(slot *browserSlot) error {
 			l.logf("%v; it will be relaunched on next use", ErrBrowserCrashed)
 		}
 	})
-	l.debugf("%s %s launched in %v", l.cfg.BrowserName(), b.Version(), slot.launchDur.Round(time.Millisecond))
+	l.debugf("%s %s (%s) launched in %v", l.cfg.BrowserName(), b.Version(), where, slot.launchDur.Round(time.Millisecond))
 	l.tracked() // remember the new browser's process group while its leader lives
 	return nil
 }
@@ -441,6 +441,7 @@ func (l *Launcher) launchOptions() (playwright.BrowserTypeLaunchOptions, error) 
 	if exe == nil {
 		found, err := install.FindBrowser(install.BrowserQuery{
 			Browser: l.cfg.BrowserName(), ExecutablePath: l.cfg.ExecutablePath, Channel: l.cfg.Channel,
+			Headless: l.cfg.IsHeadless(),
 		})
 		if err != nil {
 			return playwright.BrowserTypeLaunchOptions{}, err

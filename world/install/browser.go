@@ -24,6 +24,11 @@ type BrowserQuery struct {
 	// Channel ("chrome", "msedge", ...) lets Playwright locate a branded
 	// browser itself; FindBrowser only reports where it expects it.
 	Channel string
+	// Headless says the browser will run headless. Chromium then prefers a
+	// headless shell (chromium-headless-shell), as Playwright does since
+	// 1.49: it has no browser window to build for every context, so a
+	// test case costs about half the browser work.
+	Headless bool
 }
 
 // Browser is a browser executable that Playwright can launch.
@@ -35,6 +40,9 @@ type Browser struct {
 	Source  string
 	Channel string
 	Version string // empty until LookupVersion
+	// HeadlessShell says Path is Chromium's headless shell, which only
+	// runs headless.
+	HeadlessShell bool
 }
 
 // MissingBrowserError reports that no usable browser was found; Fix is the
@@ -61,12 +69,15 @@ type finder struct {
 	lookPath       func(string) (string, error)
 	pathNames      []string // names looked up on PATH (chromium only)
 	knownPaths     []string // well-known install locations (chromium only)
+	shellNames     []string // headless shells' names on PATH
+	shellPaths     []string // headless shells' well-known install locations
 	playwrightDirs []string // ms-playwright cache directories
 }
 
 func defaultFinder() *finder {
 	f := &finder{goos: runtime.GOOS, lookPath: exec.LookPath}
 	f.pathNames = []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable", "chrome"}
+	f.shellNames = []string{"chromium-headless-shell", "chrome-headless-shell"}
 	home, _ := os.UserHomeDir()
 	switch runtime.GOOS {
 	case "darwin":
@@ -86,6 +97,7 @@ func defaultFinder() *finder {
 		f.knownPaths = []string{"/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome",
 			"/usr/bin/google-chrome-stable", "/opt/google/chrome/chrome", "/snap/bin/chromium",
 			"/usr/lib/chromium/chromium", "/usr/lib/chromium-browser/chromium-browser"}
+		f.shellPaths = []string{"/usr/lib/chromium/chromium-headless-shell"} // Debian's chromium-headless-shell
 	}
 	f.playwrightDirs = playwrightBrowserDirs()
 	return f
@@ -117,10 +129,12 @@ func playwrightBrowserDirs() []string {
 }
 
 // FindBrowser locates a browser: q.ExecutablePath if set (it must exist),
-// else for a channel the branded browser's usual path, else for chromium an
-// installed Chrome/Chromium on PATH or in the usual places, else a browser
-// that Playwright downloaded (ms-playwright). When nothing is found the error
-// is a *MissingBrowserError naming the exact fix. It does not run anything.
+// else for a channel the branded browser's usual path, else, for chromium
+// run headless, a headless shell on PATH, in the usual places or downloaded
+// by Playwright, else for chromium an installed Chrome/Chromium on PATH or
+// in the usual places, else a browser that Playwright downloaded
+// (ms-playwright). When nothing is found the error is a
+// *MissingBrowserError naming the exact fix. It does not run anything.
 func FindBrowser(q BrowserQuery) (*Browser, error) {
 	return defaultFinder().find(q)
 }
@@ -154,6 +168,11 @@ func (f *finder) find(q BrowserQuery) (*Browser, error) {
 		}
 		return &Browser{Name: name, Path: p, Source: "channel", Channel: q.Channel}, nil
 	}
+	if name == "chromium" && q.Headless {
+		if b, err := f.headlessShell(); err == nil || !errors.Is(err, errNotFound) {
+			return b, err
+		}
+	}
 	var searched []string
 	if name == "chromium" {
 		for _, n := range f.pathNames {
@@ -170,14 +189,43 @@ func (f *finder) find(q BrowserQuery) (*Browser, error) {
 		searched = append(searched, f.knownPaths...)
 	}
 	for _, dir := range f.playwrightDirs {
-		if p, err := f.playwrightBrowser(dir, name); err == nil {
-			return &Browser{Name: name, Path: p, Source: "playwright"}, nil
+		if builds, err := f.playwrightBuilds(dir, name); err == nil {
+			return &Browser{Name: name, Path: builds[0].path, Source: "playwright", HeadlessShell: builds[0].shell}, nil
 		} else if !errors.Is(err, errNotFound) {
 			return nil, err
 		}
 		searched = append(searched, filepath.Join(dir, name+"-*"))
 	}
 	return nil, &MissingBrowserError{Browser: name, Searched: searched, Fix: fixCommand(f.goos, name)}
+}
+
+// headlessShell finds a Chromium headless shell: in the usual places, on
+// PATH, else Playwright's own download; errNotFound if there is none. The
+// usual places come first because Debian's /usr/bin/chromium-headless-shell
+// is a script that runs the shell as its child instead of exec'ing it: the
+// browser's process would then be the script, which a kill would not
+// reach.
+func (f *finder) headlessShell() (*Browser, error) {
+	for _, p := range f.shellPaths {
+		if checkExecutable(p) == nil {
+			return &Browser{Name: "chromium", Path: p, Source: "system", HeadlessShell: true}, nil
+		}
+	}
+	for _, n := range f.shellNames {
+		if p, err := f.lookPath(n); err == nil {
+			return &Browser{Name: "chromium", Path: p, Source: "PATH", HeadlessShell: true}, nil
+		}
+	}
+	for _, dir := range f.playwrightDirs {
+		p, err := f.playwrightShell(dir)
+		if err == nil {
+			return &Browser{Name: "chromium", Path: p, Source: "playwright", HeadlessShell: true}, nil
+		}
+		if !errors.Is(err, errNotFound) {
+			return nil, err
+		}
+	}
+	return nil, errNotFound
 }
 
 // fixCommand is the one command we suggest for a missing browser.
@@ -214,24 +262,41 @@ func channelPath(goos, channel string) string {
 
 var revDir = regexp.MustCompile(`^(chromium|chromium_headless_shell|firefox|webkit)-(\d+)$`)
 
-// playwrightBrowser picks the browser build for name inside an
-// ms-playwright directory: the revision playwright-core 1.52 expects if
-// present, else the newest; full chromium before the headless shell.
-func (f *finder) playwrightBrowser(dir, name string) (string, error) {
+// playwrightShell picks the headless shell build inside an ms-playwright
+// directory, as playwrightBuilds orders them.
+func (f *finder) playwrightShell(dir string) (string, error) {
+	builds, err := f.playwrightBuilds(dir, "chromium")
+	if err != nil {
+		return "", err
+	}
+	for _, b := range builds {
+		if b.shell {
+			return b.path, nil
+		}
+	}
+	return "", errNotFound
+}
+
+type playwrightBuild struct {
+	path  string
+	rank  int // higher is better
+	rev   int
+	shell bool
+}
+
+// playwrightBuilds lists the builds for name inside an ms-playwright
+// directory, best first: full chromium before the headless shell, then
+// the revision playwright-core 1.52 expects, then the newest; errNotFound
+// if there is none.
+func (f *finder) playwrightBuilds(dir, name string) ([]playwrightBuild, error) {
 	entries, err := os.ReadDir(dir)
 	if errors.Is(err, os.ErrNotExist) {
-		return "", errNotFound
+		return nil, errNotFound
 	}
 	if err != nil {
-		return "", fmt.Errorf("read Playwright browsers dir: %w", err)
+		return nil, fmt.Errorf("read Playwright browsers dir: %w", err)
 	}
-	type cand struct {
-		path  string
-		rank  int // higher is better
-		rev   int
-		shell bool
-	}
-	var cands []cand
+	var builds []playwrightBuild
 	for _, e := range entries {
 		m := revDir.FindStringSubmatch(e.Name())
 		if m == nil || !e.IsDir() {
@@ -250,16 +315,16 @@ func (f *finder) playwrightBrowser(dir, name string) (string, error) {
 				if r == expectedRevision[name] {
 					rank = 1
 				}
-				cands = append(cands, cand{p, rank, r, shell})
+				builds = append(builds, playwrightBuild{p, rank, r, shell})
 				break
 			}
 		}
 	}
-	if len(cands) == 0 {
-		return "", errNotFound
+	if len(builds) == 0 {
+		return nil, errNotFound
 	}
-	sort.Slice(cands, func(i, j int) bool {
-		a, b := cands[i], cands[j]
+	sort.Slice(builds, func(i, j int) bool {
+		a, b := builds[i], builds[j]
 		if a.shell != b.shell {
 			return !a.shell
 		}
@@ -268,7 +333,7 @@ func (f *finder) playwrightBrowser(dir, name string) (string, error) {
 		}
 		return a.rev > b.rev
 	})
-	return cands[0].path, nil
+	return builds, nil
 }
 
 // relExecutables lists where each build keeps its executable, by platform

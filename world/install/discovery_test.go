@@ -33,6 +33,11 @@ func TestBrowserDiscovery(t *testing.T) {
 	touchExe(t, filepath.Join(pw, "chromium-1200", "chrome-linux", "chrome"))
 	shell := touchExe(t, filepath.Join(tmp, "pw-shell", "chromium_headless_shell-1169", "chrome-linux", "headless_shell"))
 	ff := touchExe(t, filepath.Join(pw, "firefox-1482", "firefox", "firefox"))
+	pathShell := touchExe(t, filepath.Join(tmp, "bin", "chromium-headless-shell"))
+	knownShell := touchExe(t, filepath.Join(tmp, "usr", "lib", "chromium", "chromium-headless-shell"))
+	mixed := filepath.Join(tmp, "pw-mixed")
+	touchExe(t, filepath.Join(mixed, "chromium-1169", "chrome-linux", "chrome"))
+	mixedShell := touchExe(t, filepath.Join(mixed, "chromium_headless_shell-1169", "chrome-linux", "headless_shell"))
 	if err := os.MkdirAll(filepath.Join(tmp, "emptydir"), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -47,6 +52,8 @@ func TestBrowserDiscovery(t *testing.T) {
 		}
 	}
 	names := []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable", "chrome"}
+	shellNames := []string{"chromium-headless-shell", "chrome-headless-shell"}
+	headless := BrowserQuery{Headless: true}
 	cases := []struct {
 		name       string
 		f          finder
@@ -67,6 +74,15 @@ func TestBrowserDiscovery(t *testing.T) {
 		{"nothing", finder{goos: "linux", lookPath: lookPathIn(filepath.Join(tmp, "emptydir")), pathNames: names, knownPaths: []string{filepath.Join(tmp, "nope")}, playwrightDirs: []string{filepath.Join(tmp, "no-pw")}}, BrowserQuery{}, "", "", "apt-get install -y chromium"},
 		{"unknown browser", finder{goos: "linux"}, BrowserQuery{Browser: "netscape"}, "", "", "unknown browser"},
 		{"channel on another browser", finder{goos: "linux"}, BrowserQuery{Browser: "firefox", Channel: "chrome"}, "", "", "needs browser"},
+		{"headless: shell in the usual place first", finder{goos: "linux", lookPath: lookPathIn(filepath.Join(tmp, "bin")), pathNames: names, shellNames: shellNames, shellPaths: []string{filepath.Join(tmp, "nope"), knownShell}}, headless, knownShell, "system", ""},
+		{"headless: shell on PATH", finder{goos: "linux", lookPath: lookPathIn(filepath.Join(tmp, "bin")), pathNames: names, shellNames: shellNames, shellPaths: []string{filepath.Join(tmp, "nope")}}, headless, pathShell, "PATH", ""},
+		{"headless: Playwright's shell before a full browser", finder{goos: "linux", lookPath: lookPathIn(filepath.Join(tmp, "bin")), pathNames: names, playwrightDirs: []string{mixed}}, headless, mixedShell, "playwright", ""},
+		{"headless: no shell, the full browser", finder{goos: "linux", lookPath: lookPathIn(filepath.Join(tmp, "bin")), pathNames: names, shellPaths: []string{filepath.Join(tmp, "nope")}, playwrightDirs: []string{pw}}, headless, onPath, "PATH", ""},
+		{"headed: never the shell", finder{goos: "linux", lookPath: lookPathIn(filepath.Join(tmp, "bin")), pathNames: names, shellNames: shellNames, shellPaths: []string{knownShell}, playwrightDirs: []string{mixed}}, BrowserQuery{}, onPath, "PATH", ""},
+		{"headed: Playwright's full chromium before its shell", finder{goos: "linux", lookPath: lookPathIn(filepath.Join(tmp, "emptydir")), playwrightDirs: []string{mixed}}, BrowserQuery{}, filepath.Join(mixed, "chromium-1169", "chrome-linux", "chrome"), "playwright", ""},
+		{"headless: executablePath wins", finder{goos: "linux", lookPath: lookPathIn(filepath.Join(tmp, "bin")), shellNames: shellNames}, BrowserQuery{ExecutablePath: explicit, Headless: true}, explicit, "executablePath", ""},
+		{"headless: channel wins", finder{goos: "linux", lookPath: lookPathIn(filepath.Join(tmp, "bin")), shellNames: shellNames}, BrowserQuery{Channel: "chrome", Headless: true}, "", "", "install it"},
+		{"headless firefox: no shell", finder{goos: "linux", lookPath: lookPathIn(filepath.Join(tmp, "bin")), shellNames: shellNames, playwrightDirs: []string{pw}}, BrowserQuery{Browser: "firefox", Headless: true}, ff, "playwright", ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -82,6 +98,10 @@ func TestBrowserDiscovery(t *testing.T) {
 			}
 			if b.Path != c.wantPath || b.Source != c.wantSource {
 				t.Errorf("got %s (%s), want %s (%s)", b.Path, b.Source, c.wantPath, c.wantSource)
+			}
+			// The fixtures' shells, and only they, have "shell" in their names.
+			if want := strings.Contains(filepath.Base(c.wantPath), "shell"); b.HeadlessShell != want {
+				t.Errorf("HeadlessShell = %v, want %v", b.HeadlessShell, want)
 			}
 		})
 	}

@@ -123,6 +123,10 @@ type Report struct {
 	Browser   *Browser
 	// BrowserErr is a *MissingBrowserError when no browser was found.
 	BrowserErr error
+	// HeadlessShell is the Chromium headless shell that headless runs use
+	// instead of Browser, if one is installed (nil otherwise, and when a
+	// browser was chosen by path or channel).
+	HeadlessShell *Browser
 }
 
 // Run installs the driver if it is missing and checks for node and a
@@ -153,10 +157,17 @@ func Run(ctx context.Context, opts Options) *Report {
 	if r.NodeErr == nil {
 		r.NodeErr = r.Node.LookupVersion(ctx)
 	}
-	r.Browser, r.BrowserErr = FindBrowser(BrowserQuery{Browser: opts.Browser, ExecutablePath: opts.ExecutablePath, Channel: opts.Channel})
-	if r.BrowserErr == nil && r.Browser.Path != "" {
-		if err := r.Browser.LookupVersion(ctx); err != nil {
-			r.Browser.Version = "unknown (" + err.Error() + ")"
+	q := BrowserQuery{Browser: opts.Browser, ExecutablePath: opts.ExecutablePath, Channel: opts.Channel}
+	r.Browser, r.BrowserErr = FindBrowser(q)
+	q.Headless = true
+	if shell, err := FindBrowser(q); err == nil && shell.HeadlessShell {
+		r.HeadlessShell = shell
+	}
+	for _, b := range []*Browser{r.Browser, r.HeadlessShell} {
+		if b != nil && b.Path != "" {
+			if err := b.LookupVersion(ctx); err != nil {
+				b.Version = "unknown (" + err.Error() + ")"
+			}
 		}
 	}
 	return r
@@ -194,22 +205,28 @@ func (r *Report) WriteTo(w io.Writer) (int64, error) {
 	} else {
 		line("node", r.NodeErr, "")
 	}
-	if r.Browser != nil {
-		where := r.Browser.Path
+	describe := func(br *Browser) string {
+		where := br.Path
 		if where == "" {
 			where = "located by Playwright"
 		}
-		desc := fmt.Sprintf("%s %s (%s", r.Browser.Name, where, r.Browser.Source)
-		if r.Browser.Channel != "" {
-			desc += " " + r.Browser.Channel
+		desc := fmt.Sprintf("%s %s (%s", br.Name, where, br.Source)
+		if br.Channel != "" {
+			desc += " " + br.Channel
 		}
 		desc += ")"
-		if r.Browser.Version != "" {
-			desc += ": " + r.Browser.Version
+		if br.Version != "" {
+			desc += ": " + br.Version
 		}
-		line("browser", nil, desc)
+		return desc
+	}
+	if r.Browser != nil {
+		line("browser", nil, describe(r.Browser))
 	} else {
 		line("browser", r.BrowserErr, "")
+	}
+	if r.HeadlessShell != nil && (r.Browser == nil || r.HeadlessShell.Path != r.Browser.Path) {
+		line("headless", nil, describe(r.HeadlessShell)+", used for headless runs")
 	}
 	n, err := io.WriteString(w, b.String())
 	return int64(n), err

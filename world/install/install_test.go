@@ -364,3 +364,28 @@ func TestReportShowsMissingParts(t *testing.T) {
 		t.Error("a report with a missing browser must have an error")
 	}
 }
+
+func TestReportShowsTheHeadlessShell(t *testing.T) {
+	full := &Browser{Name: "chromium", Path: "/usr/bin/chromium", Source: "PATH", Version: "Chromium 156"}
+	shell := &Browser{Name: "chromium", Path: "/usr/bin/chromium-headless-shell", Source: "PATH", Version: "Chromium 156", HeadlessShell: true}
+	for _, tt := range []struct {
+		name       string
+		r          Report
+		want, lack string
+	}{
+		{"both", Report{Browser: full, HeadlessShell: shell},
+			"browser  ok       chromium /usr/bin/chromium (PATH): Chromium 156\nheadless ok       chromium /usr/bin/chromium-headless-shell (PATH): Chromium 156, used for headless runs\n", ""},
+		{"no shell", Report{Browser: full}, "browser  ok       chromium /usr/bin/chromium (PATH)", "\nheadless"},
+		{"the shell is all there is", Report{Browser: shell, HeadlessShell: shell}, "browser  ok       chromium /usr/bin/chromium-headless-shell", "\nheadless"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var b strings.Builder
+			if _, err := tt.r.WriteTo(&b); err != nil {
+				t.Fatal(err)
+			}
+			if out := b.String(); !strings.Contains(out, tt.want) || (tt.lack != "" && strings.Contains(out, tt.lack)) {
+				t.Errorf("report:\n%s\nwant it to contain %q and not %q", out, tt.want, tt.lack)
+			}
+		})
+	}
+}
