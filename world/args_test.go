@@ -164,3 +164,36 @@ func TestOneRendererPerTestCase(t *testing.T) {
 		t.Errorf("%d test cases started %d renderer processes, want one each", cases, len(renderers))
 	}
 }
+
+// TestHeadlessRunsUseTheShell checks the wiring from [browser] headless to
+// the browser search: headless runs launch the headless shell when one is
+// installed (scripts/setup-browser.sh installs Debian's), headed runs the
+// full browser.
+func TestHeadlessRunsUseTheShell(t *testing.T) {
+	testenv.NeedBrowser(t)
+	shell, err := install.FindBrowser(install.BrowserQuery{Headless: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !shell.HeadlessShell {
+		t.Skip("no Chromium headless shell on this machine")
+	}
+	l := newLauncher(t, Config{}, Options{})
+	s := l.NewSession(0, "headless")
+	defer s.Close(false)
+	if _, err := s.Page(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if got := l.ExecutablePath(); got != shell.Path {
+		t.Errorf("headless run launched %s, want the headless shell %s", got, shell.Path)
+	}
+
+	headed := false
+	opts, err := (&Launcher{cfg: Config{Headless: &headed}}).launchOptions()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := *opts.ExecutablePath; got != fullChromium(t) {
+		t.Errorf("a headed run would launch %s, want the full browser %s", got, fullChromium(t))
+	}
+}
