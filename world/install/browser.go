@@ -130,7 +130,7 @@ func playwrightBrowserDirs() []string {
 
 // FindBrowser locates a browser: q.ExecutablePath if set (it must exist),
 // else for a channel the branded browser's usual path, else, for chromium
-// run headless, a headless shell on PATH, in the usual places or downloaded
+// run headless, a headless shell in the usual places, on PATH or downloaded
 // by Playwright, else for chromium an installed Chrome/Chromium on PATH or
 // in the usual places, else a browser that Playwright downloaded
 // (ms-playwright). When nothing is found the error is a
