@@ -167,8 +167,8 @@ func TestOneRendererPerTestCase(t *testing.T) {
 
 // TestHeadlessRunsUseTheShell checks the wiring from [browser] headless to
 // the browser search: headless runs launch the headless shell when one is
-// installed (scripts/setup-browser.sh installs Debian's), headed runs the
-// full browser.
+// installed (scripts/setup-browser.sh installs Debian's), headed runs and
+// channel "chromium" the full browser.
 func TestHeadlessRunsUseTheShell(t *testing.T) {
 	testenv.NeedBrowser(t)
 	shell, err := install.FindBrowser(install.BrowserQuery{Headless: true})
@@ -189,11 +189,13 @@ func TestHeadlessRunsUseTheShell(t *testing.T) {
 	}
 
 	headed := false
-	opts, err := (&Launcher{cfg: Config{Headless: &headed}}).launchOptions()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := *opts.ExecutablePath; got != fullChromium(t) {
-		t.Errorf("a headed run would launch %s, want the full browser %s", got, fullChromium(t))
+	for name, cfg := range map[string]Config{"headed": {Headless: &headed}, `channel "chromium"`: {Channel: "chromium"}} {
+		opts, err := (&Launcher{cfg: cfg}).launchOptions()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if opts.ExecutablePath == nil || *opts.ExecutablePath != fullChromium(t) || opts.Channel != nil {
+			t.Errorf("%s: would launch %v (channel %v), want the full browser %s", name, opts.ExecutablePath, opts.Channel, fullChromium(t))
+		}
 	}
 }

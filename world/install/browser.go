@@ -129,7 +129,9 @@ func playwrightBrowserDirs() []string {
 }
 
 // FindBrowser locates a browser: q.ExecutablePath if set (it must exist),
-// else for a channel the branded browser's usual path, else, for chromium
+// else for a channel the branded browser's usual path (channel "chromium"
+// is the full Chromium found as below, never the headless shell), else,
+// for chromium
 // run headless, a headless shell in the usual places, on PATH or downloaded
 // by Playwright, else for chromium an installed Chrome/Chromium on PATH or
 // in the usual places, else a browser that Playwright downloaded
@@ -157,10 +159,15 @@ func (f *finder) find(q BrowserQuery) (*Browser, error) {
 		}
 		return &Browser{Name: name, Path: p, Source: "executablePath"}, nil
 	}
+	if q.Channel != "" && name != "chromium" {
+		return nil, fmt.Errorf("[browser] channel %q needs browser = \"chromium\", not %q", q.Channel, name)
+	}
+	if q.Channel == "chromium" {
+		// Playwright's channel for the full Chromium, headless or not: the
+		// one found below when the headless shell is passed over.
+		q.Channel, q.Headless = "", false
+	}
 	if q.Channel != "" {
-		if name != "chromium" {
-			return nil, fmt.Errorf("[browser] channel %q needs browser = \"chromium\", not %q", q.Channel, name)
-		}
 		p := channelPath(f.goos, q.Channel)
 		if p != "" && checkExecutable(p) != nil {
 			return nil, &MissingBrowserError{Browser: "channel " + q.Channel, Searched: []string{p},

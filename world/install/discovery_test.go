@@ -82,6 +82,7 @@ func TestBrowserDiscovery(t *testing.T) {
 		{"headed: Playwright's full chromium before its shell", finder{goos: "linux", lookPath: lookPathIn(filepath.Join(tmp, "emptydir")), playwrightDirs: []string{mixed}}, BrowserQuery{}, filepath.Join(mixed, "chromium-1169", "chrome-linux", "chrome"), "playwright", ""},
 		{"headless: executablePath wins", finder{goos: "linux", lookPath: lookPathIn(filepath.Join(tmp, "bin")), shellNames: shellNames}, BrowserQuery{ExecutablePath: explicit, Headless: true}, explicit, "executablePath", ""},
 		{"headless: channel wins", finder{goos: "linux", lookPath: lookPathIn(filepath.Join(tmp, "bin")), shellNames: shellNames}, BrowserQuery{Channel: "chrome", Headless: true}, "", "", "install it"},
+		{"headless, channel chromium: the full browser", finder{goos: "linux", lookPath: lookPathIn(filepath.Join(tmp, "bin")), pathNames: names, shellNames: shellNames, shellPaths: []string{knownShell}}, BrowserQuery{Channel: "chromium", Headless: true}, onPath, "PATH", ""},
 		{"headless firefox: no shell", finder{goos: "linux", lookPath: lookPathIn(filepath.Join(tmp, "bin")), shellNames: shellNames, playwrightDirs: []string{pw}}, BrowserQuery{Browser: "firefox", Headless: true}, ff, "playwright", ""},
 	}
 	for _, c := range cases {
