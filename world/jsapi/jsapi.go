@@ -57,9 +57,6 @@ type Runtime struct {
 
 	hostMu sync.Mutex // Host is read by work goroutines (Explain)
 	host   Host
-	// baseURL caches the host's ContextDefaults().BaseURL (see hostBaseURL).
-	baseURL *string
-	hostGen int // counts SetHost calls, so a stale baseURL is not cached
 
 	p protos
 
@@ -114,34 +111,22 @@ func newRuntime(vm *jsbridge.VM) *Runtime {
 // calls then fail with a clear error).
 func (r *Runtime) SetHost(h Host) {
 	r.hostMu.Lock()
-	r.host, r.baseURL = h, nil
-	r.hostGen++
+	r.host = h
 	r.hostMu.Unlock()
 }
 
-// hostBaseURL is the baseURL of the host's contexts ("" when none), read
-// once per host: ContextDefaults builds every option.
+// hostBaseURL is the baseURL of the host's contexts ("" when none). It is
+// read when a context is first wrapped (once per test case) and by
+// request.newContext: too rarely to be worth caching.
 func (r *Runtime) hostBaseURL() string {
-	r.hostMu.Lock()
-	h, cached, gen := r.host, r.baseURL, r.hostGen
-	r.hostMu.Unlock()
-	if cached != nil {
-		return *cached
+	h, err := r.getHost()
+	if err != nil {
+		return ""
 	}
-	base := ""
-	if h != nil {
-		if d, err := h.ContextDefaults(); err == nil && d.BaseURL != nil {
-			base = *d.BaseURL
-		} else if err != nil {
-			return "" // not cached: the next call tries again
-		}
+	if d, err := h.ContextDefaults(); err == nil && d.BaseURL != nil {
+		return *d.BaseURL
 	}
-	r.hostMu.Lock()
-	if r.hostGen == gen {
-		r.baseURL = &base
-	}
-	r.hostMu.Unlock()
-	return base
+	return ""
 }
 
 func (r *Runtime) getHost() (Host, error) {
