@@ -89,7 +89,7 @@ func browserSuites(root, work, ferri, node, cucumber, peer string) ([]suite, err
 		if workers < runtime.NumCPU() {
 			other.name, other.env = "ferridriver, overlap forced off", []string{"FERRIDRIVER_OVERLAP=0"}
 		}
-		suites = append(suites, suite{
+		s := suite{
 			name: fmt.Sprintf("browser (%d scenarios x 5 steps, %d worker(s))", browserScenarios, workers),
 			commands: []command{
 				ferridriver,
@@ -102,13 +102,13 @@ func browserSuites(root, work, ferri, node, cucumber, peer string) ([]suite, err
 			// then the runners compared on the same browser configuration, and
 			// the overlap rule's effect.
 			ratios: [][2]int{{0, 1}, {0, 2}, {0, 3}, {0, 4}},
-		})
+		}
 		if shell != nil {
-			s := &suites[len(suites)-1]
 			s.commands = append(s.commands, command{name: "ferridriver, headless shell (" + shell.Path + ")", dir: dir,
 				argv: []string{ferri, "bdd", "--parallel", w, "-c", "ferridriver-shell.toml"}})
-			s.ratios = append(s.ratios, [2]int{5, 2})
+			s.ratios = append(s.ratios, [2]int{len(s.commands) - 1, 2})
 		}
+		suites = append(suites, s)
 	}
 	return suites, nil
 }
