@@ -169,7 +169,7 @@ func (r *Runtime) eventMethods(kind string, em func(c goja.FunctionCall, api str
 			e := em(c, api)
 			event := c.Argument(0).String()
 			if !e.valid[event] {
-				panic(r.rt.NewTypeError("%s", fmt.Sprintf("%s: event %q is not supported by ferridriver", api, event)))
+				panic(r.rt.NewTypeError("%s: event %q is not supported by ferridriver", api, event))
 			}
 			fn, ok := goja.AssertFunction(c.Argument(1))
 			if !ok {
@@ -226,7 +226,7 @@ func (r *Runtime) eventMethods(kind string, em func(c goja.FunctionCall, api str
 			e := em(c, api)
 			event := c.Argument(0).String()
 			if !e.valid[event] {
-				panic(r.rt.NewTypeError("%s", fmt.Sprintf("%s: event %q is not supported by ferridriver", api, event)))
+				panic(r.rt.NewTypeError("%s: event %q is not supported by ferridriver", api, event))
 			}
 			var pred goja.Callable
 			var timeout *float64

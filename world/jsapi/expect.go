@@ -119,7 +119,7 @@ func (r *Runtime) webFirst(c goja.FunctionCall) goja.Value {
 		if want == "" {
 			want = "a Locator"
 		}
-		panic(r.rt.NewTypeError("%s", fmt.Sprintf("expect(received).%s(): received value must be %s, got %s", name, want, describeValue(actual))))
+		panic(r.rt.NewTypeError("expect(received).%s(): received value must be %s, got %s", name, want, describeValue(actual)))
 	}
 	return async(r, "expect."+name, func() (string, error) { return e.evaluate(), nil }, func(msg string) goja.Value {
 		if msg == "" {
@@ -266,7 +266,7 @@ func (r *Runtime) expectedText(v goja.Value, e *expectation, substring bool) any
 func (r *Runtime) goRegexp(src, flags, api string) *regexp.Regexp {
 	re, err := regexp.Compile(goFlags(flags) + src)
 	if err != nil {
-		panic(r.rt.NewTypeError("%s", fmt.Sprintf("expect(...).%s(/%s/%s): this regular expression uses syntax ferridriver cannot hand to Playwright (lookaround, backreferences, \\u escapes: only what Go's RE2 also accepts): %v; use a simpler pattern, or expect.poll(() => ...).toMatch(...)", api, src, flags, err)))
+		panic(r.rt.NewTypeError("expect(...).%s(/%s/%s): this regular expression uses syntax ferridriver cannot hand to Playwright (lookaround, backreferences, \\u escapes: only what Go's RE2 also accepts): %v; use a simpler pattern, or expect.poll(() => ...).toMatch(...)", api, src, flags, err))
 	}
 	return re
 }
