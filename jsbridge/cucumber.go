@@ -652,8 +652,10 @@ func (vm *VM) transform(a StepArg, world *goja.Object, timeout time.Duration) (g
 	}
 	switch a.ParamType {
 	case "int", "byte", "short", "long":
+		// The numeric built-ins give null for a group that did not
+		// participate, as cucumber-js's do.
 		if len(a.Values) == 0 || a.Values[0] == nil {
-			return goja.Undefined(), nil
+			return goja.Null(), nil
 		}
 		n, err := strconv.ParseInt(first, 10, 64)
 		if err != nil {
@@ -663,7 +665,7 @@ func (vm *VM) transform(a StepArg, world *goja.Object, timeout time.Duration) (g
 		return rt.ToValue(n), nil
 	case "float", "double":
 		if len(a.Values) == 0 || a.Values[0] == nil {
-			return goja.Undefined(), nil
+			return goja.Null(), nil
 		}
 		f, err := strconv.ParseFloat(first, 64)
 		if err != nil {
@@ -671,6 +673,9 @@ func (vm *VM) transform(a StepArg, world *goja.Object, timeout time.Duration) (g
 		}
 		return rt.ToValue(f), nil
 	case "biginteger":
+		if len(a.Values) == 0 || a.Values[0] == nil {
+			return goja.Null(), nil
+		}
 		n, ok := new(big.Int).SetString(first, 10)
 		if !ok {
 			return goja.Undefined(), nil
@@ -687,7 +692,14 @@ func (vm *VM) transform(a StepArg, world *goja.Object, timeout time.Duration) (g
 		}
 		s = strings.ReplaceAll(strings.ReplaceAll(s, `\"`, `"`), `\'`, `'`)
 		return rt.ToValue(s), nil
-	case "", "anonymous", "word", "bigdecimal":
+	case "anonymous", "bigdecimal":
+		// A RegExp group no parameter type claims: cucumber-js's anonymous
+		// transform gives null for a group that did not participate.
+		if len(a.Values) == 0 || a.Values[0] == nil {
+			return goja.Null(), nil
+		}
+		return rt.ToValue(first), nil
+	case "", "word":
 		if len(a.Values) == 0 || a.Values[0] == nil {
 			return goja.Undefined(), nil
 		}

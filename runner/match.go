@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"sort"
 	"strings"
 	"sync"
 	"unicode/utf16"
@@ -20,7 +21,15 @@ import (
 type matcher struct {
 	params *cukexp.ParameterTypeRegistry
 	defs   []*jsbridge.StepDef
-	exprs  []cukexp.Expression // nil where the expression uses an undefined parameter type
+	exprs  []expression // nil where the expression uses an undefined parameter type
+	// byRegexp is every parameter type by the source of each of its
+	// regular expressions, best first, for RegExp groups (cucumber-js's
+	// lookupByRegexp).
+	byRegexp map[string][]*cukexp.ParameterType
+	// jsParams are the sources of the parameter types whose regular
+	// expressions need JavaScript's engine, by name; the Cucumber
+	// Expressions library knows them by a placeholder regular expression.
+	jsParams map[string]jsParam
 	// undefinedParams is one message per definition whose expression names
 	// an unknown parameter type, by definition index.
 	undefinedParams map[int]*messages.UndefinedParameterType
@@ -51,25 +60,54 @@ func newMatcher(reg *jsbridge.Registry) (*matcher, error) {
 	m := &matcher{
 		params:          cukexp.NewParameterTypeRegistry(),
 		defs:            reg.Steps,
-		exprs:           make([]cukexp.Expression, len(reg.Steps)),
+		exprs:           make([]expression, len(reg.Steps)),
+		byRegexp:        map[string][]*cukexp.ParameterType{},
+		jsParams:        map[string]jsParam{},
 		undefinedParams: map[int]*messages.UndefinedParameterType{},
 		cache:           map[string][]stepMatch{},
 	}
+	for _, pt := range m.params.ParameterTypes() {
+		for _, re := range pt.Regexps() {
+			m.addByRegexp(re.String(), pt)
+		}
+		if n := pt.Name(); n == "float" || n == "double" || n == "bigdecimal" {
+			m.addByRegexp(jsFloatSource, pt)
+		}
+	}
 	for _, p := range reg.ParamTypes {
+		defErr := func(err error) error {
+			return &DefinitionError{Source: p.Source, What: "parameter type {" + p.Name + "}", Err: err}
+		}
 		res := make([]*regexp.Regexp, len(p.Regexps))
+		jsOnly := false
 		for i, src := range p.Regexps {
-			re, err := compileJSRegexp(src, "")
-			if err != nil {
-				return nil, &DefinitionError{Source: p.Source, What: "parameter type {" + p.Name + "}", Err: err}
+			if _, err := compileJSRegexp(src, ""); err != nil {
+				return nil, defErr(err)
+			}
+			re, ok := compileRE2(src)
+			if !ok {
+				jsOnly = true
+				break
 			}
 			res[i] = re
 		}
+		if jsOnly {
+			// The library embeds the parameter's regular expression in a
+			// Cucumber Expression's; a unique placeholder stands for it
+			// and is replaced by the JavaScript source before compiling.
+			ph := fmt.Sprintf(`\x{E000}jsparam%d\x{E000}`, len(m.jsParams))
+			m.jsParams[p.Name] = jsParam{placeholder: ph, sources: p.Regexps}
+			res = []*regexp.Regexp{regexp.MustCompile(ph)}
+		}
 		pt, err := cukexp.NewParameterType(p.Name, res, p.Name, nil, p.UseForSnippets, p.PreferForRegexpMatch, false)
 		if err != nil {
-			return nil, &DefinitionError{Source: p.Source, What: "parameter type {" + p.Name + "}", Err: err}
+			return nil, defErr(err)
 		}
 		if err := m.params.DefineParameterType(pt); err != nil {
-			return nil, &DefinitionError{Source: p.Source, What: "parameter type {" + p.Name + "}", Err: err}
+			return nil, defErr(err)
+		}
+		for _, src := range p.Regexps {
+			m.addByRegexp(src, pt)
 		}
 	}
 	for i, d := range reg.Steps {
@@ -78,10 +116,10 @@ func newMatcher(reg *jsbridge.Registry) (*matcher, error) {
 			if err != nil {
 				return nil, &DefinitionError{Source: d.Source, What: fmt.Sprintf("step /%s/%s", d.Pattern, d.Flags), Err: err}
 			}
-			m.exprs[i] = cukexp.NewRegularExpression(re, m.params)
+			m.exprs[i] = &jsExpression{re: re, m: m}
 			continue
 		}
-		expr, err := cukexp.NewCucumberExpression(d.Pattern, m.params)
+		expr, err := m.cucumberExpression(d.Pattern)
 		if err != nil {
 			var undef *cukexp.UndefinedParameterTypeError
 			if errors.As(err, &undef) {
@@ -93,6 +131,88 @@ func newMatcher(reg *jsbridge.Registry) (*matcher, error) {
 		m.exprs[i] = expr
 	}
 	return m, nil
+}
+
+// jsParam is a parameter type whose regular expressions need JavaScript's
+// engine.
+type jsParam struct {
+	placeholder string
+	sources     []string
+}
+
+func (m *matcher) addByRegexp(source string, pt *cukexp.ParameterType) {
+	l := append(m.byRegexp[source], pt)
+	sort.SliceStable(l, func(i, j int) bool { return cukexp.CompareParameterTypes(l[i], l[j]) < 0 })
+	m.byRegexp[source] = l
+}
+
+// lookupByRegexp is the parameter type of a RegExp group whose source is
+// source (nil: anonymous); several candidates none of which is preferred are
+// an error, as in cucumber-js.
+func (m *matcher) lookupByRegexp(source, exprSource, text string) (*cukexp.ParameterType, error) {
+	l := m.byRegexp[source]
+	switch {
+	case len(l) == 0:
+		return nil, nil
+	case len(l) > 1 && !l[0].PreferForRegexpMatch():
+		gen := cukexp.NewCucumberExpressionGenerator(m.params).GenerateExpressions(text)
+		return nil, cukexp.NewAmbiguousParameterTypeError(source, exprSource, l, gen)
+	}
+	return l[0], nil
+}
+
+// cucumberExpression compiles a Cucumber Expression with the official
+// library; when one of its parameter types needs JavaScript's regular
+// expression engine, the library's regular expression is recompiled with
+// the parameters' JavaScript sources in place of their placeholders.
+func (m *matcher) cucumberExpression(source string) (expression, error) {
+	expr, err := cukexp.NewCucumberExpression(source, m.params)
+	if err != nil || len(m.jsParams) == 0 {
+		return expr, err
+	}
+	var params []*cukexp.ParameterType
+	reSource := expr.Regexp().String()
+	needJS := false
+	for _, name := range paramNames(source) {
+		params = append(params, m.params.LookupByTypeName(name))
+		jp, ok := m.jsParams[name]
+		if !ok {
+			continue
+		}
+		needJS = true
+		alts := make([]string, len(jp.sources))
+		for i, s := range jp.sources {
+			alts[i] = "(?:" + s + ")"
+		}
+		reSource = strings.ReplaceAll(reSource, "("+jp.placeholder+")", "("+strings.Join(alts, "|")+")")
+	}
+	if !needJS {
+		return expr, nil
+	}
+	re, err := compileJSRegexp(reSource, "")
+	if err != nil {
+		return nil, err
+	}
+	return &jsExpression{re: re, params: params, m: m}, nil
+}
+
+// paramNames lists the {name} parameters of a Cucumber Expression in order.
+func paramNames(expr string) []string {
+	var out []string
+	for i := 0; i < len(expr); i++ {
+		switch expr[i] {
+		case '\\':
+			i++
+		case '{':
+			end := strings.IndexByte(expr[i:], '}')
+			if end < 0 {
+				return out
+			}
+			out = append(out, expr[i+1:i+end])
+			i += end
+		}
+	}
+	return out
 }
 
 // undefinedParamName finds the first {name} of expr that is not registered.
@@ -191,37 +311,4 @@ func utf16Offset(s string, byteOff int) int64 {
 		n += int64(utf16.RuneLen(r))
 	}
 	return n
-}
-
-// jsEscapeRE finds \uXXXX and \u{X...} escapes, which RE2 spells \x{...}.
-var jsEscapeRE = regexp.MustCompile(`\\u\{([0-9a-fA-F]+)\}|\\u([0-9a-fA-F]{4})`)
-
-// compileJSRegexp compiles a JavaScript regular expression source with Go's
-// RE2 engine. JS-only syntax (lookaround, backreferences) is reported as an
-// error rather than silently matching differently.
-func compileJSRegexp(source, flags string) (*regexp.Regexp, error) {
-	src := jsEscapeRE.ReplaceAllStringFunc(source, func(m string) string {
-		hex := strings.TrimSuffix(strings.TrimPrefix(strings.TrimPrefix(m, `\u`), "{"), "}")
-		return `\x{` + hex + `}`
-	})
-	src = strings.ReplaceAll(src, `[^]`, `[\s\S]`)
-	var goFlags string
-	for _, f := range flags {
-		switch f {
-		case 'i', 'm', 's':
-			goFlags += string(f)
-		case 'g', 'y', 'u', 'd', 'v':
-			// no effect on matching a whole step text
-		default:
-			return nil, fmt.Errorf("unsupported regular expression flag %q", f)
-		}
-	}
-	if goFlags != "" {
-		src = "(?" + goFlags + ")" + src
-	}
-	re, err := regexp.Compile(src)
-	if err != nil {
-		return nil, fmt.Errorf("%v (ferridriver matches step patterns with RE2 syntax: no lookaround or backreferences)", err)
-	}
-	return re, nil
 }

@@ -2,6 +2,7 @@ package runner
 
 import (
 	"encoding/json"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -27,8 +28,22 @@ func TestCompileJSRegexp(t *testing.T) {
 		{src: `^(?<name>\w+)$`, text: "bob", match: true},
 		{src: `a\/b`, text: "a/b", match: true},
 		{src: `^x$`, flags: "gy", text: "x", match: true},
-		{src: `(?<=a)b`, err: "no lookaround"},
-		{src: `(a)\1`, err: "no lookaround or backreferences"},
+		{src: `^the password "(?=[^"]*\d)(?=[^"]*[A-Z])([^"]+)" is strong$`, text: `the password "Secr3tX" is strong`, match: true},
+		{src: `^the password "(?=[^"]*\d)(?=[^"]*[A-Z])([^"]+)" is strong$`, text: `the password "secret" is strong`, match: false},
+		{src: `^(?!not )\w+$`, text: "not", match: true},
+		{src: `^x (?<=a )?y$`, text: "x y", match: true},
+		{src: `(?<=\$)\d+$`, text: "costs $42", match: true},
+		{src: `(?<!\$)\b\d+$`, text: "costs $42", match: false},
+		{src: `^the word "(\w+)\1"$`, text: `the word "abab"`, match: true},
+		{src: `^the word "(\w+)\1"$`, text: `the word "abac"`, match: false},
+		{src: `^(?<w>\w)\k<w>$`, text: "zz", match: true},
+		{src: `^\p{Lu}\p{Ll}+$`, flags: "u", text: "Émile", match: true},
+		{src: `^\p{Script=Greek}+$`, flags: "u", text: "αβγ", match: true},
+		{src: `^\s$`, text: "\u00a0", match: true},
+		{src: `^a.b$`, text: "a\rb", match: false},
+		{src: `^x$`, text: "x\n", match: false},
+		{src: `^x$`, flags: "m", text: "a\nx", match: true},
+		{src: `(?<=a)b(`, err: "missing closing )"},
 		{src: `x`, flags: "z", err: `unsupported regular expression flag 'z'`},
 	} {
 		re, err := compileJSRegexp(tc.src, tc.flags)
@@ -42,7 +57,7 @@ func TestCompileJSRegexp(t *testing.T) {
 			t.Errorf("/%s/%s: %v", tc.src, tc.flags, err)
 			continue
 		}
-		if got := re.MatchString(tc.text); got != tc.match {
+		if got := re.matchString(tc.text); got != tc.match {
 			t.Errorf("/%s/%s on %q = %v", tc.src, tc.flags, tc.text, got)
 		}
 	}
@@ -241,5 +256,87 @@ func TestLanguage(t *testing.T) {
 	f, err = parseFeatureData([]byte("Fonctionnalité: x\n  Scénario: a\n    Soit b\n"), "", "x.feature", "fr")
 	if err != nil || len(f.pickles) != 1 {
 		t.Fatalf("--language fr: %v", err)
+	}
+}
+
+// The capture-group tree of a JavaScript regular expression, as
+// cucumber-js's TreeRegexp builds it: non-capturing groups and lookarounds
+// are not groups, named groups are, escapes and classes hide parentheses.
+func TestGroupTree(t *testing.T) {
+	show := func(g *groupNode) string {
+		var f func(g *groupNode) string
+		f = func(g *groupNode) string {
+			s := fmt.Sprintf("%d:%s", g.number, g.source)
+			if len(g.children) > 0 {
+				parts := make([]string, len(g.children))
+				for i, c := range g.children {
+					parts[i] = f(c)
+				}
+				s += "[" + strings.Join(parts, " ") + "]"
+			}
+			return s
+		}
+		parts := make([]string, len(g.children))
+		for i, c := range g.children {
+			parts[i] = f(c)
+		}
+		return strings.Join(parts, " ")
+	}
+	for src, want := range map[string]string{
+		`^(a)(b)$`:                     "1:a 2:b",
+		`^(a(b))$`:                     "1:a(b)[2:b]",
+		`^(?:x(a))$`:                   "1:a",
+		`^(?=(a))a$`:                   "1:a",
+		`^(?<=(a))b(?<!c)$`:            "1:a",
+		`^(?<first>\w+) (?<last>\w+)$`: `1:?<first>\w+ 2:?<last>\w+`,
+		`^\(not\) ([(]) (\\)$`:         `1:[(] 2:\\`,
+		`^[)(](a)$`:                    "1:a",
+		`^(a)\1$`:                      "1:a",
+	} {
+		if got := show(groupTree(src)); got != want {
+			t.Errorf("groupTree(%s) = %q, want %q", src, got, want)
+		}
+	}
+}
+
+// RegExp groups get the parameter type whose regular expression they are
+// written as (cucumber-js's lookupByRegexp), else an anonymous one; a group
+// that did not participate has no value.
+func TestJSExpressionArguments(t *testing.T) {
+	reg := &jsbridge.Registry{}
+	m, err := newMatcher(reg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		src, text string
+		want      []string // type=value, value "<nil>" when absent
+	}{
+		{`^I have (\d+) cukes$`, "I have 4 cukes", []string{"int=4"}},
+		{`^I have (-?\d+) cukes$`, "I have -4 cukes", []string{"int=-4"}},
+		{`^a (\w+)(?: of (\d+))?$`, "a box", []string{"anonymous=box", "int=<nil>"}},
+		{`^(.*) and (\S+)$`, "x and y", []string{"=x", "anonymous=y"}},
+		{`^(?<n>\d+)(?=px)px$`, "12px", []string{"anonymous=12"}}, // the group source is "?<n>\d+", as in cucumber-js
+		{`^nope$`, "other", nil},
+	} {
+		re, err := compileJSRegexp(tc.src, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		args, err := (&jsExpression{re: re, m: m}).Match(tc.text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, a := range args {
+			v := "<nil>"
+			if p := a.Group().Value(); p != nil {
+				v = *p
+			}
+			got = append(got, a.ParameterType().Name()+"="+v)
+		}
+		if !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("/%s/ on %q: %v, want %v", tc.src, tc.text, got, tc.want)
+		}
 	}
 }

