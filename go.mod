@@ -8,6 +8,7 @@ require (
 	github.com/cucumber/gherkin/go/v32 v32.2.0
 	github.com/cucumber/messages/go/v24 v24.1.0
 	github.com/cucumber/tag-expressions/go/v6 v6.2.0
+	github.com/dlclark/regexp2/v2 v2.5.2
 	github.com/dop251/goja v0.0.0-20260917113740-793a2a65c13b
 	github.com/dop251/goja_nodejs v0.0.0-20260212111938-1f56ff5bcf14
 	github.com/evanw/esbuild v0.25.5
@@ -27,7 +28,6 @@ require (
 
 require (
 	github.com/deckarep/golang-set/v2 v2.7.0 // indirect
-	github.com/dlclark/regexp2/v2 v2.5.2 // indirect
 	github.com/dop251/base64dec v0.0.0-20231022112746-c6c9f9a96217 // indirect
 	github.com/fsnotify/fsnotify v1.9.0 // indirect
 	github.com/go-jose/go-jose/v3 v3.0.4 // indirect
