@@ -20,7 +20,6 @@ import (
 
 // cckSkips are the CCK samples ferridriver does not run, with the reason.
 var cckSkips = map[string]string{
-	"markdown":           "Markdown with Gherkin is only implemented by the JavaScript Gherkin parser; the Go one has none",
 	"test-run-exception": "the --error switch is specific to fake-cucumber (it contrives an internal error)",
 }
 

@@ -14,7 +14,7 @@ import (
 )
 
 // DefaultFeaturePaths is where features are looked for when none are given.
-var DefaultFeaturePaths = []string{"features/**/*.feature"}
+var DefaultFeaturePaths = []string{"features/**/*.{feature,feature.md}"}
 
 // featureFile is a feature file to run, restricted to some lines or not.
 type featureFile struct {
@@ -26,7 +26,7 @@ type featureFile struct {
 var lineSuffixRE = regexp.MustCompile(`^(.*?)((?::\d+)+)$`)
 
 // discoverFeatures expands feature paths as cucumber-js does: directories
-// (searched recursively for .feature files), globs, "file.feature:LINE[:LINE]"
+// (searched recursively for .feature and .feature.md files), globs, "file.feature:LINE[:LINE]"
 // and "@rerun.txt" files listing such entries. The result keeps the order of
 // the paths, each expanded in sorted order, without duplicates.
 func discoverFeatures(dir string, paths []string) ([]featureFile, error) {
@@ -68,7 +68,7 @@ func discoverFeatures(dir string, paths []string) ([]featureFile, error) {
 		info, err := os.Stat(full)
 		switch {
 		case err == nil && info.IsDir():
-			files, err := doublestar.FilepathGlob(filepath.Join(full, "**", "*.feature"), doublestar.WithFilesOnly())
+			files, err := doublestar.FilepathGlob(filepath.Join(full, "**", "*.{feature,feature.md}"), doublestar.WithFilesOnly())
 			if err != nil {
 				return err
 			}
@@ -85,7 +85,7 @@ func discoverFeatures(dir string, paths []string) ([]featureFile, error) {
 			}
 			sort.Strings(files)
 			for _, f := range files {
-				if strings.HasSuffix(f, ".feature") {
+				if isFeatureFile(f) {
 					add(f, lines)
 				}
 			}

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	gherkin "github.com/cucumber/gherkin/go/v32"
+	gmessages "github.com/cucumber/messages/go/v24"
 	"github.com/google/uuid"
 
 	"github.com/ferridriver/ferridriver/messages"
@@ -71,7 +72,18 @@ func parseFeatureData(data []byte, path, uri, language string) (*feature, error)
 	if gherkin.DialectsBuiltin().GetDialect(language) == nil {
 		return nil, usageErrorf("unknown Gherkin language %q (--language / [test] language)", language)
 	}
-	gdoc, err := gherkin.ParseGherkinDocumentForLanguage(bytes.NewReader(data), language, newID)
+	markdown := isMarkdownFeature(path)
+	var gdoc *gmessages.GherkinDocument
+	var err error
+	if markdown {
+		builder := gherkin.NewAstBuilder(newID)
+		parser := gherkin.NewParser(builder)
+		parser.StopAtFirstError(false)
+		err = parser.Parse(gherkin.NewScanner(bytes.NewReader(data)), newMarkdownMatcher(language))
+		gdoc = builder.GetGherkinDocument()
+	} else {
+		gdoc, err = gherkin.ParseGherkinDocumentForLanguage(bytes.NewReader(data), language, newID)
+	}
 	if err != nil {
 		return nil, parseErrorOf(uri, err)
 	}
@@ -83,6 +95,9 @@ func parseFeatureData(data []byte, path, uri, language string) (*feature, error)
 		uri:       uri,
 		source:    &messages.Source{URI: uri, Data: string(data), MediaType: messages.SourceMediaTypeTextXCucumberGherkinPlain},
 		locations: map[string]messages.Location{},
+	}
+	if markdown {
+		f.source.MediaType = messages.SourceMediaTypeTextXCucumberGherkinMarkdown
 	}
 	f.doc = convDocument(gdoc)
 	f.pickles = make([]*messages.Pickle, len(gpickles))
@@ -97,6 +112,15 @@ func parseFeatureData(data []byte, path, uri, language string) (*feature, error)
 		}
 	}
 	return f, nil
+}
+
+// isMarkdownFeature says whether path is Markdown with Gherkin.
+func isMarkdownFeature(path string) bool { return strings.HasSuffix(path, ".feature.md") }
+
+// isFeatureFile says whether path is a feature file: Gherkin or Markdown
+// with Gherkin.
+func isFeatureFile(path string) bool {
+	return strings.HasSuffix(path, ".feature") || isMarkdownFeature(path)
 }
 
 // parseErrorOf turns the library's "(line:col): message" list into a

@@ -49,7 +49,7 @@ func init() {
 does, and report them as Cucumber Messages and every format CI reads.
 
 Paths are feature files, directories, globs, file.feature:LINE[:LINE] or
-@rerun.txt files (default: features/**/*.feature).
+@rerun.txt files (default: features/**/*.feature and *.feature.md).
 
 Exit codes: 0 all passed; 1 a scenario failed (or was undefined, ambiguous,
 or pending under --strict); 2 bad usage, configuration, feature file, step
