@@ -179,8 +179,19 @@ func (l *Loop) RunPending() bool {
 // Await pumps the loop until p is settled or the deadline passes (zero
 // deadline: no limit). It reports whether p settled. Loop goroutine only.
 func (l *Loop) Await(p *goja.Promise, deadline time.Time) bool {
+	return l.AwaitUntil(p, deadline, nil)
+}
+
+// AwaitUntil is Await that also gives up when stop (nil: never) reports
+// true; stop is asked while p is pending, before each round of tasks, that
+// is after the microtasks of the previous one ran (where Node checks for
+// unhandled rejections).
+func (l *Loop) AwaitUntil(p *goja.Promise, deadline time.Time, stop func() bool) bool {
 	for p.State() == goja.PromiseStatePending {
 		if l.stopped.Load() {
+			return false
+		}
+		if stop != nil && stop() {
 			return false
 		}
 		if l.RunPending() {

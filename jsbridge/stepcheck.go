@@ -17,6 +17,9 @@ type StepCheck func(err error) error
 type stepState struct {
 	checks   []StepCheck
 	deadline time.Time
+	// watchRejections is set while a step or hook function is awaited: an
+	// unhandled promise rejection then fails it.
+	watchRejections bool
 }
 
 type stepStateKey struct{}
@@ -39,14 +42,24 @@ func (vm *VM) AddStepCheck(c StepCheck) {
 func (vm *VM) StepDeadline() time.Time { return vm.stepState().deadline }
 
 // invokeStep invokes a step or hook function with its deadline known to
-// StepDeadline, then passes its error through the step checks.
+// StepDeadline, failing it with a promise rejection no handler takes while
+// it is awaited, then passes its error through the step checks.
 func (vm *VM) invokeStep(fn goja.Callable, length int, this goja.Value, args []goja.Value, timeout time.Duration) (goja.Value, error) {
 	st := vm.stepState()
 	st.deadline = time.Time{}
 	if timeout > 0 {
 		st.deadline = time.Now().Add(timeout)
 	}
+	// Unhandled promise rejections, as cucumber-js on Node: Node checks for
+	// them once the microtasks of a macrotask have run and raises the first
+	// as an uncaught exception, which cucumber-js reports as the failure of
+	// the step or hook still running then. So a rejection found while the
+	// function is awaited fails it; one found while no step runs (after a
+	// synchronous step returned, between steps) is lost, as in cucumber-js.
+	vm.UnhandledRejections()
+	st.watchRejections = true
 	v, err := vm.invoke(fn, length, this, args, timeout)
+	st.watchRejections = false
 	st.deadline = time.Time{}
 	for _, c := range st.checks {
 		err = c(err)

@@ -109,6 +109,14 @@ func (vm *VM) trackRejection(p *goja.Promise, op goja.PromiseRejectionOperation)
 	}
 }
 
+// hasUnhandledRejection says whether a promise was rejected and has no
+// handler yet.
+func (vm *VM) hasUnhandledRejection() bool {
+	vm.unhandledMu.Lock()
+	defer vm.unhandledMu.Unlock()
+	return len(vm.unhandled) > 0
+}
+
 // UnhandledRejections returns the reasons of the promises that were
 // rejected and still have no handler (Node's unhandled rejections), mapped
 // to the source like any other error, and forgets them. Call it when the
@@ -353,9 +361,19 @@ func (vm *VM) settle(v goja.Value, deadline time.Time, what string, timeout time
 	if !ok {
 		return v, nil
 	}
-	if !vm.loop.Await(p, deadline) {
+	var stop func() bool
+	if vm.stepState().watchRejections {
+		stop = vm.hasUnhandledRejection
+	}
+	if !vm.loop.AwaitUntil(p, deadline, stop) {
 		if err := vm.stopped(); err != nil {
 			return nil, err
+		}
+		if stop != nil && stop() {
+			// The running step or hook fails with the rejection, as
+			// cucumber-js fails it with Node's uncaught exception; its own
+			// pending work is abandoned as on a timeout.
+			return nil, vm.UnhandledRejections()[0]
 		}
 		return nil, &TimeoutError{What: what, Ms: timeout.Milliseconds()}
 	}

@@ -482,3 +482,51 @@ After(() => { throw new Error('must not run') })
 		t.Fatalf("message %q", msg)
 	}
 }
+
+// A promise rejected with no handler inside step code fails the step or
+// hook still running when it is found (once the microtasks of a macrotask
+// have run, where Node finds it and cucumber-js fails the running step with
+// it); one found while no step runs is lost, as in cucumber-js; one handled
+// in time, or awaited by the step, is not unhandled.
+func TestUnhandledRejectionFailsTheRunningStep(t *testing.T) {
+	steps := `const { Given, After } = require('@cucumber/cucumber')
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms))
+Given('a lost rejection in a synchronous step', () => { Promise.reject(new Error('lost promise')) })
+Given('a lost rejection in a step still awaiting', async () => { Promise.reject(new Error('mid-step')); await sleep(5) })
+Given('a rejection handled in the same tick', async () => { const p = Promise.reject(new Error('x')); p.catch(() => {}); await sleep(1) })
+Given('a rejection handled a tick too late', async () => { const p = Promise.reject(new Error('too late')); await sleep(1); await p.catch(() => {}) })
+Given('an awaited rejection', async () => { await Promise.reject(new Error('awaited')) })
+Given('a rejection after the step', () => { setTimeout(() => { Promise.reject(new Error('later')) }, 0) })
+Given('a slow step', () => sleep(20))
+Given('pass', () => {})
+`
+	for _, tc := range []struct {
+		steps, want, msg string
+	}{
+		{"a lost rejection in a synchronous step\n    Given pass", "PASSED PASSED", ""},
+		{"a lost rejection in a step still awaiting\n    Given pass", "FAILED SKIPPED", "Error: mid-step"},
+		{"a rejection handled in the same tick", "PASSED", ""},
+		{"a rejection handled a tick too late", "FAILED", "too late"},
+		{"an awaited rejection", "FAILED", "awaited"},
+		{"a rejection after the step\n    Given a slow step", "PASSED FAILED", "later"},
+	} {
+		s := newSuite(t, map[string]string{
+			"features/f.feature": "Feature: f\n  Scenario: s\n    Given " + tc.steps + "\n",
+			"steps/s.js":         steps,
+		})
+		s.run(Options{Strict: true})
+		if got := s.statuses(); len(got) != 1 || got[0] != tc.want {
+			t.Errorf("%q: statuses %v, want %q", tc.steps, got, tc.want)
+			continue
+		}
+		var msg string
+		for _, r := range s.results() {
+			if r.Status == messages.TestStepResultStatusFailed && r.Message != nil {
+				msg = *r.Message
+			}
+		}
+		if !strings.Contains(msg, tc.msg) || (tc.msg == "" && msg != "") {
+			t.Errorf("%q: failure %q, want it to contain %q", tc.steps, msg, tc.msg)
+		}
+	}
+}
