@@ -46,6 +46,12 @@ type Config struct {
 
 	// File is the config file that was read ("" when there was none).
 	File string `mapstructure:"-"`
+	// Cucumber is the cucumber-js configuration read under File (nil: none;
+	// see LoadWith).
+	Cucumber *CucumberSource `mapstructure:"-"`
+	// Sources says where each [test] key's value came from: SourceDefault,
+	// SourceFile, SourceEnv or SourceCucumber (filled by LoadWith).
+	Sources map[string]string `mapstructure:"-"`
 	// Dir is the project directory.
 	Dir string `mapstructure:"-"`
 }

@@ -38,6 +38,8 @@ type bddFlags struct {
 	imports         []string
 	shard           string
 	noColor         bool
+	profiles        []string
+	printConfig     bool
 }
 
 func init() {
@@ -78,11 +80,13 @@ file or tag expression; 130 interrupted.`,
 	fl.StringArrayVarP(&f.imports, "require", "r", nil, "alias of --import")
 	fl.StringVar(&f.shard, "shard", "", "run shard INDEX/TOTAL of the test cases, e.g. 1/3")
 	fl.BoolVar(&f.noColor, "no-color", false, "disable colours")
+	fl.StringArrayVarP(&f.profiles, "profile", "p", nil, "cucumber-js configuration profile to use (repeatable, merged in order)")
+	fl.BoolVar(&f.printConfig, "print-config", false, "print the resolved configuration and where each value came from, then exit")
 	rootCmd.AddCommand(cmd)
 }
 
 func runBDD(cmd *cobra.Command, args []string, f *bddFlags) error {
-	p, err := loadProject("", f.configFile)
+	p, err := loadBDDProject(f.configFile, f.profiles)
 	if err != nil {
 		return err
 	}
@@ -90,6 +94,14 @@ func runBDD(cmd *cobra.Command, args []string, f *bddFlags) error {
 	opts, formatSpecs, formatOptions, err := bddOptions(cmd, args, f, cfg)
 	if err != nil {
 		return &ExitError{Code: exitUsage, Err: err}
+	}
+	if f.printConfig {
+		return printConfig(cmd.OutOrStdout(), cmd, cfg, opts, formatSpecs, formatOptions)
+	}
+	if cc := cfg.Cucumber; cc != nil {
+		for _, note := range cc.Notes {
+			fmt.Fprintf(cmd.ErrOrStderr(), "ferridriver: %s: %s\n", cc.File, note)
+		}
 	}
 	opts.Env, opts.ScriptCommands = p.env, p.scriptCommands
 	stderr := cmd.ErrOrStderr()
@@ -278,10 +290,17 @@ func bddOptions(cmd *cobra.Command, args []string, f *bddFlags, cfg *config.Conf
 		raw = f.formats
 	}
 	toStdout := false
+	fromCucumber := !changed("format") && cfg.Sources["format"] == config.SourceCucumber
 	for _, s := range raw {
 		sp, err := formatters.ParseSpec(s)
 		if err != nil {
 			return opts, nil, nil, err
+		}
+		if fromCucumber {
+			var ok bool
+			if sp, ok = cucumberFormat(cfg, sp); !ok {
+				continue
+			}
 		}
 		toStdout = toStdout || sp.Path == ""
 		specs = append(specs, sp)

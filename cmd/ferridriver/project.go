@@ -24,6 +24,18 @@ type project struct {
 // directory when empty): process.env's allow-list and the first-party
 // commands of [scripting.allow].
 func loadProject(dir, configFile string) (*project, error) {
+	return loadProjectWith(dir, configFile, config.Load)
+}
+
+// loadBDDProject is loadProject for `bdd`, which also reads the project's
+// cucumber-js configuration (with profiles) under ferridriver.toml.
+func loadBDDProject(configFile string, profiles []string) (*project, error) {
+	return loadProjectWith("", configFile, func(dir, file string) (*config.Config, error) {
+		return config.LoadWith(dir, file, config.LoadOptions{Profiles: profiles})
+	})
+}
+
+func loadProjectWith(dir, configFile string, load func(dir, file string) (*config.Config, error)) (*project, error) {
 	if dir == "" {
 		wd, err := os.Getwd()
 		if err != nil {
@@ -38,7 +50,7 @@ func loadProject(dir, configFile string) (*project, error) {
 	if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
 		return nil, &ExitError{Code: exitUsage, Err: fmt.Errorf("project directory %s: not a directory", abs)}
 	}
-	cfg, err := config.Load(abs, configFile)
+	cfg, err := load(abs, configFile)
 	if err != nil {
 		return nil, &ExitError{Code: exitUsage, Err: err}
 	}

@@ -1,0 +1,160 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/ferridriver/ferridriver/config"
+	"github.com/ferridriver/ferridriver/formatters"
+	"github.com/ferridriver/ferridriver/runner"
+)
+
+// cucumberFormatNames map the names cucumber-js users write for formatters
+// ferridriver has under another name.
+var cucumberFormatNames = map[string]string{
+	"@cucumber/pretty-formatter": "pretty",
+}
+
+// cucumberFormat checks a format of the cucumber-js configuration: one that
+// names a formatter ferridriver does not have (a custom formatter module, a
+// third-party formatter package) is noted as unsupported and skipped, so
+// the run goes on with the others, as the issue of an unknown --format on
+// the command line would not.
+func cucumberFormat(cfg *config.Config, sp formatters.Spec) (formatters.Spec, bool) {
+	if n, ok := cucumberFormatNames[sp.Name]; ok {
+		sp.Name = n
+	}
+	if slices.Contains(formatters.Names(), sp.Name) {
+		return sp, true
+	}
+	cfg.Cucumber.Notes = append(cfg.Cucumber.Notes, fmt.Sprintf(
+		"format %q is not supported (a custom formatter module or a third-party formatter package): skipped; ferridriver's formats are %s",
+		sp.String(), strings.Join(formatters.Names(), ", ")))
+	return sp, false
+}
+
+// printConfig prints the resolved [test] configuration of `bdd`, each value
+// with where it came from (flag, environment, ferridriver.toml, the
+// cucumber-js configuration and its profiles, default), as TOML.
+func printConfig(w io.Writer, cmd *cobra.Command, cfg *config.Config, opts runner.Options, specs []formatters.Spec, formatOptions map[string]any) error {
+	changed := cmd.Flags().Changed
+	flagOf := map[string][]string{
+		"features": nil, "steps": {"import", "require"}, "tags": {"tags"}, "name": {"name"},
+		"parallel": {"parallel"}, "retry": {"retry"}, "retryTagFilter": {"retry-tag-filter"},
+		"strict": {"strict", "no-strict"}, "dryRun": {"dry-run"}, "failFast": {"fail-fast"},
+		"order": {"order"}, "language": {"language"}, "worldParameters": {"world-parameters"},
+		"format": {"format"}, "formatOptions": {"format-options"}, "shard": {"shard"},
+	}
+	source := func(key string) string {
+		if key == "features" && len(cmd.Flags().Args()) > 0 {
+			return "command line (paths)"
+		}
+		for _, fl := range flagOf[key] {
+			if changed(fl) {
+				return "flag --" + fl
+			}
+		}
+		switch cfg.Sources[key] {
+		case config.SourceFile:
+			return relTo(cfg.Dir, cfg.File)
+		case config.SourceEnv:
+			return "env FERRIDRIVER_TEST_" + strings.ToUpper(key)
+		case config.SourceCucumber:
+			cc := cfg.Cucumber
+			return fmt.Sprintf("%s (%s %s: %s)", cc.File, profileWord(cc.Profiles), strings.Join(quoteAll(cc.Profiles), ", "), strings.Join(config.CucumberOptionsOf(key), ", "))
+		}
+		return "default"
+	}
+	var formats []string
+	for _, s := range specs {
+		formats = append(formats, s.String())
+	}
+	paths := opts.Paths
+	if len(paths) == 0 {
+		paths = runner.DefaultFeaturePaths
+	}
+	steps := opts.Steps
+	if len(steps) == 0 {
+		steps = runner.DefaultStepPaths
+	}
+	values := map[string]any{
+		"features": paths, "steps": steps, "tags": nonNil(opts.Tags), "name": nonNil(opts.Names),
+		"parallel": opts.Parallel, "retry": opts.Retry, "retryTagFilter": opts.RetryTagFilter,
+		"strict": opts.Strict, "dryRun": opts.DryRun, "failFast": opts.FailFast, "order": orDefault(opts.Order, "defined"),
+		"language": orDefault(opts.Language, "en"), "worldParameters": nonNilMap(opts.WorldParameters),
+		"format": formats, "formatOptions": nonNilMap(formatOptions), "shard": opts.Shard,
+	}
+	fmt.Fprintln(w, "# ferridriver bdd: resolved configuration (precedence: flags > env > ferridriver.toml > cucumber-js configuration > defaults)")
+	if cfg.File != "" {
+		fmt.Fprintf(w, "# ferridriver configuration: %s\n", relTo(cfg.Dir, cfg.File))
+	} else {
+		fmt.Fprintln(w, "# ferridriver configuration: none")
+	}
+	if cc := cfg.Cucumber; cc != nil {
+		fmt.Fprintf(w, "# cucumber-js configuration: %s, %s %s\n", cc.File, profileWord(cc.Profiles), strings.Join(quoteAll(cc.Profiles), ", "))
+	} else {
+		fmt.Fprintln(w, "# cucumber-js configuration: none")
+	}
+	fmt.Fprintln(w, "[test]")
+	for _, key := range config.TestKeys() {
+		b, _ := json.Marshal(values[key])
+		fmt.Fprintf(w, "%s = %s  # %s\n", key, b, source(key))
+	}
+	if cc := cfg.Cucumber; cc != nil && len(cc.Notes) > 0 {
+		fmt.Fprintln(w, "# not applied:")
+		for _, n := range cc.Notes {
+			fmt.Fprintf(w, "#   %s: %s\n", cc.File, n)
+		}
+	}
+	return nil
+}
+
+func quoteAll(l []string) []string {
+	out := make([]string, len(l))
+	for i, s := range l {
+		out[i] = fmt.Sprintf("%q", s)
+	}
+	return out
+}
+
+func nonNil(l []string) []string {
+	if l == nil {
+		return []string{}
+	}
+	return l
+}
+
+func nonNilMap(m map[string]any) map[string]any {
+	if m == nil {
+		return map[string]any{}
+	}
+	return m
+}
+
+func orDefault(s, d string) string {
+	if s == "" {
+		return d
+	}
+	return s
+}
+
+// relTo returns path relative to dir when it is inside it.
+func relTo(dir, path string) string {
+	if rel, err := filepath.Rel(dir, path); err == nil && !strings.HasPrefix(rel, "..") {
+		return filepath.ToSlash(rel)
+	}
+	return path
+}
+
+func profileWord(profiles []string) string {
+	if len(profiles) == 1 {
+		return "profile"
+	}
+	return "profiles"
+}
