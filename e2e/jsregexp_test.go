@@ -112,7 +112,7 @@ func TestJSRegexpMatchesCucumberJS(t *testing.T) {
 		"features/step_definitions/regex.mjs": jsRegexpSteps,
 	})
 	fd := ferridriver(t, dir, "bdd", "--format", "message:ferri.ndjson", "--format", "summary")
-	cj := cucumberJS(t, dir, "--import", "features/step_definitions/regex.mjs", "--format", "message:cucumber.ndjson", "features/regex.feature")
+	cj := cucumberJS(t, dir, nil, "--import", "features/step_definitions/regex.mjs", "--format", "message:cucumber.ndjson", "features/regex.feature")
 	if fd.code != cj.code {
 		t.Errorf("exit code: ferridriver %d, cucumber-js %d\nferridriver: %s%s\ncucumber-js: %s%s", fd.code, cj.code, fd.stdout, fd.stderr, cj.stdout, cj.stderr)
 	}

@@ -53,7 +53,7 @@ Given('pass', function () {})
 `,
 	})
 	fd := ferridriver(t, dir, "bdd", "--format", "message:ferri.ndjson", "--format", "summary")
-	cj := cucumberJS(t, dir, "--import", "features/step_definitions/steps.mjs", "--format", "message:cucumber.ndjson", "features/rejection.feature")
+	cj := cucumberJS(t, dir, nil, "--import", "features/step_definitions/steps.mjs", "--format", "message:cucumber.ndjson", "features/rejection.feature")
 	if fd.code != cj.code {
 		t.Errorf("exit code: ferridriver %d, cucumber-js %d", fd.code, cj.code)
 	}
