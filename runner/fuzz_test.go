@@ -15,21 +15,25 @@ func FuzzParseFeature(f *testing.F) {
 		"Feature: x\n  Background:\n    Given a\n  Rule: r\n    Background:\n      Given b\n    Scenario Outline: <x>\n      Given <x>\n        | <x> |\n      Examples: e\n        | x |\n        | 1 |\n",
 		"Feature: x\n  Scenario: a\n    Given b\n      \"\"\"json\n      {}\n      \"\"\"\n",
 		"@a @b\nFeature:\n  Scenario:\n    * x\n    | a | b |\n    | c |\n",
+		"# Feature: x\n`@a`\n## Scenario: s\n* Given a\n  ```js\n  x\n  ```\n  | a |\n  | - |\n  | 1 |\n",
 		"",
 		"\x00\xff",
 	} {
 		f.Add([]byte(seed))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		feat, err := parseFeatureData(data, "", "fuzz.feature", "")
-		if err != nil {
-			if err.Error() == "" {
-				t.Fatal("empty error message")
+		// Every input as Gherkin and as Markdown with Gherkin.
+		for _, path := range []string{"fuzz.feature", "fuzz.feature.md"} {
+			feat, err := parseFeatureData(data, path, path, "")
+			if err != nil {
+				if err.Error() == "" {
+					t.Fatal("empty error message")
+				}
+				continue
 			}
-			return
-		}
-		for _, p := range feat.pickles {
-			feat.pickleLines(p)
+			for _, p := range feat.pickles {
+				feat.pickleLines(p)
+			}
 		}
 	})
 }
