@@ -203,7 +203,7 @@ func (cfg *Config) applyCucumber(res *cucumberjs.Result) (map[string]bool, error
 	for _, k := range cucumberKeys {
 		present := false
 		for _, c := range k.cucumber {
-			if v, ok := o[c]; ok && !isEmpty(v) {
+			if v, ok := o[c]; ok && !absent(v) {
 				present = true
 			}
 		}
@@ -374,6 +374,17 @@ func boolOpt(o map[string]any, key string, bad func(string, string) error) (bool
 	return b, nil
 }
 
+// absent says whether an option's value sets nothing (cucumber-js's
+// defaults: "", [], {}); false is a value (strict: false).
+func absent(v any) bool {
+	if _, ok := v.(bool); ok {
+		return false
+	}
+	return isEmpty(v)
+}
+
+// isEmpty says whether an option is unset or at its default, false
+// included (publish: false deserves no note).
 func isEmpty(v any) bool {
 	switch x := v.(type) {
 	case nil:

@@ -94,7 +94,7 @@ export const b = { tags: '(@b)', require: ['b/*.js'], worldParameters: { x: { z:
 // which wins over the defaults; Sources says which gave each key.
 func TestCucumberConfigPrecedence(t *testing.T) {
 	dir := writeFiles(t, map[string]string{
-		"cucumber.json":    `{"default": {"parallel": 2, "retry": 2, "tags": "@cj", "dryRun": true, "format": [["json", "r.json"]], "publish": true, "requireModule": ["ts-node/register"]}}`,
+		"cucumber.json":    `{"default": {"parallel": 2, "retry": 2, "tags": "@cj", "dryRun": true, "format": [["json", "r.json"]], "publish": true, "strict": false, "failFast": false, "requireModule": ["ts-node/register"]}}`,
 		"ferridriver.toml": "[test]\nparallel = 3\n",
 	})
 	t.Setenv("FERRIDRIVER_TEST_RETRY", "1")
@@ -106,7 +106,10 @@ func TestCucumberConfigPrecedence(t *testing.T) {
 	if tt.Parallel != 3 || tt.Retry != 1 || !reflect.DeepEqual([]string(tt.Tags), []string{"@cj"}) || !tt.DryRun || !reflect.DeepEqual([]string(tt.Format), []string{"json:r.json"}) {
 		t.Fatalf("%+v", tt)
 	}
-	for key, want := range map[string]string{"parallel": SourceFile, "retry": SourceEnv, "tags": SourceCucumber, "dryRun": SourceCucumber, "order": SourceDefault} {
+	if cfg.Test.StrictOrDefault() {
+		t.Error("strict: false in the cucumber-js configuration was not applied")
+	}
+	for key, want := range map[string]string{"strict": SourceCucumber, "parallel": SourceFile, "retry": SourceEnv, "tags": SourceCucumber, "dryRun": SourceCucumber, "order": SourceDefault} {
 		if got := cfg.Sources[key]; got != want {
 			t.Errorf("source of %s = %q, want %q", key, got, want)
 		}

@@ -63,7 +63,15 @@ export const fast = '--tags "not @slow" --fail-fast'
 `,
 		},
 	}
+	projects["esm function export"] = map[string]string{
+		"cucumber.mjs": `export default async function () {
+  const base = { import: ['support/**/*.mjs'], worldParameters: { appUrl: process.env.APP_URL } }
+  return { default: { ...base, strict: false }, slow: { ...base, tags: '@slow' } }
+}
+`,
+	}
 	runs := map[string][][]string{
+		"esm function export": {nil, {"-p", "slow"}},
 		"esm profiles":    {nil, {"-p", "ci"}, {"-p", "ci", "-p", "fast"}},
 		"function export": {nil, {"--profile", "smoke"}},
 	}
