@@ -72,8 +72,8 @@ export const fast = '--tags "not @slow" --fail-fast'
 	}
 	runs := map[string][][]string{
 		"esm function export": {nil, {"-p", "slow"}},
-		"esm profiles":    {nil, {"-p", "ci"}, {"-p", "ci", "-p", "fast"}},
-		"function export": {nil, {"--profile", "smoke"}},
+		"esm profiles":        {nil, {"-p", "ci"}, {"-p", "ci", "-p", "fast"}},
+		"function export":     {nil, {"--profile", "smoke"}},
 	}
 	for name, files := range projects {
 		for _, profileArgs := range runs[name] {
