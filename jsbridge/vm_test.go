@@ -303,3 +303,47 @@ func TestToJSAndMessagesResistUserCode(t *testing.T) {
 		t.Fatalf("%v", err)
 	}
 }
+
+// A group that did not participate reaches the step as cucumber-js's
+// transforms give it: null for anonymous RegExp groups and the numeric
+// built-ins, undefined for {word} and the registry's anonymous (.*) type,
+// "" for {string}.
+func TestTransformOfAbsentGroups(t *testing.T) {
+	vm, _ := newTestVM(t, HostBDD, map[string]string{"entry.js": ""}, VMOptions{})
+	three := "3"
+	for _, tc := range []struct {
+		arg  StepArg
+		want string
+	}{
+		{StepArg{ParamType: "anonymous", Values: []*string{nil}}, "null"},
+		{StepArg{ParamType: "anonymous", Values: []*string{&three}}, "string:3"},
+		{StepArg{ParamType: "int", Values: []*string{nil}}, "null"},
+		{StepArg{ParamType: "int", Values: []*string{&three}}, "number:3"},
+		{StepArg{ParamType: "float", Values: []*string{nil}}, "null"},
+		{StepArg{ParamType: "biginteger", Values: []*string{nil}}, "null"},
+		{StepArg{ParamType: "bigdecimal", Values: []*string{nil}}, "null"},
+		{StepArg{ParamType: "word", Values: []*string{nil}}, "undefined"},
+		{StepArg{ParamType: "", Values: []*string{nil}}, "undefined"},
+		{StepArg{ParamType: "string", Values: []*string{nil, nil}}, "string:"},
+	} {
+		v, err := vm.transform(tc.arg, nil, time.Second)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := "undefined"
+		switch {
+		case goja.IsNull(v):
+			got = "null"
+		case !goja.IsUndefined(v):
+			got = v.ExportType().Kind().String()
+			switch got {
+			case "int64", "float64":
+				got = "number"
+			}
+			got += ":" + v.String()
+		}
+		if got != tc.want {
+			t.Errorf("%s %v: %s, want %s", tc.arg.ParamType, tc.arg.Values, got, tc.want)
+		}
+	}
+}
