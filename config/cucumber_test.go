@@ -50,6 +50,8 @@ func TestCucumberConfigForms(t *testing.T) {
 			want{file: "config/cucumber.yml", parallel: 3}, ""},
 		{"commonjs with process.env", map[string]string{"cucumber.js": "module.exports = { default: { worldParameters: { url: process.env.APP_URL } } }\n"}, nil,
 			want{file: "cucumber.js", wp: map[string]any{"url": "http://env"}}, ""},
+		{"process.env is writable, as dotenv needs", map[string]string{"cucumber.mjs": "process.env.FROM_DOTENV = 'loaded'\nexport default { worldParameters: { v: process.env.FROM_DOTENV, u: process.env.APP_URL } }\n"}, nil,
+			want{file: "cucumber.mjs", wp: map[string]any{"v": "loaded", "u": "http://env"}}, ""},
 		{"cjs requiring a builtin", map[string]string{"cucumber.cjs": "const path = require('node:path')\nmodule.exports = { default: { paths: [path.join('a', 'b.feature')] } }\n"}, nil,
 			want{file: "cucumber.cjs", features: []string{"a/b.feature"}}, ""},
 		{"esm named profiles", map[string]string{"cucumber.mjs": "export default { parallel: 1 }\nexport const ci = { parallel: 4, tags: '@ci' }\n"}, []string{"ci"},

@@ -186,12 +186,24 @@ func evaluate(dir, path string, cjs bool, env map[string]string) (map[string]any
 	if err != nil {
 		return nil, err
 	}
-	vm, err := jsbridge.NewVM(b, jsbridge.VMOptions{Host: jsbridge.HostBDD, Dir: dir, Env: env, LoadTimeout: 30 * time.Second})
+	vm, err := jsbridge.NewVM(nil, jsbridge.VMOptions{Host: jsbridge.HostBDD, Dir: dir, Env: env})
 	if err != nil {
 		return nil, err
 	}
 	defer vm.Close()
 	rt := vm.Runtime()
+	// process.env is writable here, as in Node: configuration files often
+	// load a .env file into it (dotenv) before reading it.
+	penv := rt.NewObject()
+	for _, k := range sortedStringKeys(env) {
+		penv.Set(k, env[k])
+	}
+	if proc, ok := rt.Get("process").(*goja.Object); ok {
+		proc.Set("env", penv)
+	}
+	if err := vm.Evaluate(b, "", 30*time.Second); err != nil {
+		return nil, err
+	}
 	ns := rt.GlobalObject().Get("__ferridriverCucumberConfig")
 	obj, ok := ns.(*goja.Object)
 	if !ok {
@@ -343,6 +355,15 @@ func toList(v any) []any {
 }
 
 func sortedKeys(m map[string]any) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func sortedStringKeys(m map[string]string) []string {
 	out := make([]string, 0, len(m))
 	for k := range m {
 		out = append(out, k)
