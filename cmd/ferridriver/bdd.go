@@ -50,6 +50,11 @@ func init() {
 		Long: `Run Gherkin features with JavaScript/TypeScript step definitions, as cucumber-js
 does, and report them as Cucumber Messages and every format CI reads.
 
+Options come from the project's cucumber-js configuration (cucumber.js,
+.cjs, .mjs, .json, .yaml, .yml; --profile), ferridriver.toml, FERRIDRIVER_*
+variables and these flags, each winning over the previous one
+(--print-config shows the result).
+
 Paths are feature files, directories, globs, file.feature:LINE[:LINE] or
 @rerun.txt files (default: features/**/*.feature and *.feature.md).
 
