@@ -149,3 +149,23 @@ func TestCucumberConfigErrors(t *testing.T) {
 		})
 	}
 }
+
+func TestSourceOf(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		"ferridriver.toml": "extensions = [\"ext\"]\n[browser]\nheadless = false\n[browser.viewport]\nwidth = 800\nheight = 600\n",
+		"cucumber.json":    `{"default": {"parallel": 2}}`,
+	})
+	t.Setenv("FERRIDRIVER_BROWSER_SLOWMO", "5")
+	cfg, err := LoadWith(dir, "", LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for key, want := range map[string]string{
+		"extensions": SourceFile, "browser.headless": SourceFile, "browser.viewport.width": SourceFile,
+		"browser.slowMo": SourceEnv, "browser.channel": SourceDefault, "test.parallel": SourceCucumber, "test.retry": SourceDefault,
+	} {
+		if got := cfg.SourceOf(key); got != want {
+			t.Errorf("SourceOf(%s) = %q, want %q", key, got, want)
+		}
+	}
+}

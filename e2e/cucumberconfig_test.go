@@ -125,14 +125,14 @@ func TestPrintConfigShowsSources(t *testing.T) {
 	testenv.WriteFiles(t, dir, map[string]string{
 		"features/a.feature": "Feature: a\n  Scenario: s\n    Given pass\n",
 		"support/steps.js":   "const { Given } = require('@cucumber/cucumber')\nGiven('pass', function () {})\n",
-		"ferridriver.toml":   "[test]\nparallel = 3\n",
+		"ferridriver.toml":   "[test]\nparallel = 3\n\n[browser]\nheadless = false\n",
 		"config/cucumber.json": `{
   "default": {"require": ["support/*.js"], "parallel": 2, "retry": 2, "language": "en", "publish": true,
               "requireModule": ["ts-node/register"], "format": ["./reporter.js:out.txt", ["json", "reports/r.json"]]},
   "ci": {"tags": "@ci", "worldParameters": {"env": "ci"}}
 }`,
 	})
-	res := ferridriverEnv(t, dir, []string{"FERRIDRIVER_TEST_RETRY=1"}, "bdd", "--print-config", "-p", "default", "-p", "ci", "--order", "reverse")
+	res := ferridriverEnv(t, dir, []string{"FERRIDRIVER_TEST_RETRY=1", "FERRIDRIVER_BROWSER_SLOWMO=5"}, "bdd", "--print-config", "-p", "default", "-p", "ci", "--order", "reverse")
 	if res.code != 0 {
 		t.Fatalf("exit %d: %s%s", res.code, res.stdout, res.stderr)
 	}
@@ -146,6 +146,7 @@ func TestPrintConfigShowsSources(t *testing.T) {
 		`worldParameters = {"env":"ci"}  # config/cucumber.json`,
 		`failFast = false  # default`,
 		`format = ["progress","json:reports/r.json"]  # config/cucumber.json`,
+		"[browser]  # keys not listed are at their defaults\nheadless = false  # ferridriver.toml\nslowMo = 5  # env FERRIDRIVER_BROWSER_SLOWMO\n",
 		`publish is ignored`,
 		`requireModule is ignored`,
 		`format "./reporter.js:out.txt" is not supported (a custom formatter module or a third-party formatter package): skipped`,

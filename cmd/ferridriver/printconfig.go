@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -106,6 +107,7 @@ func printConfig(w io.Writer, cmd *cobra.Command, cfg *config.Config, opts runne
 		b, _ := json.Marshal(values[key])
 		fmt.Fprintf(w, "%s = %s  # %s\n", key, b, source(key))
 	}
+	printOtherSections(w, cfg)
 	if cc := cfg.Cucumber; cc != nil && len(cc.Notes) > 0 {
 		fmt.Fprintln(w, "# not applied:")
 		for _, n := range cc.Notes {
@@ -157,4 +159,61 @@ func profileWord(profiles []string) string {
 		return "profile"
 	}
 	return "profiles"
+}
+
+// printOtherSections prints the keys outside [test] that are not at their
+// default (the cucumber-js configuration has none of them), with their
+// source.
+func printOtherSections(w io.Writer, cfg *config.Config) {
+	source := func(key string) string {
+		if cfg.SourceOf(key) == config.SourceEnv {
+			return "env FERRIDRIVER_" + strings.ToUpper(strings.ReplaceAll(key, ".", "_"))
+		}
+		return relTo(cfg.Dir, cfg.File)
+	}
+	v := reflect.ValueOf(cfg).Elem()
+	t := v.Type()
+	var sections []string
+	for i := 0; i < t.NumField(); i++ {
+		tag := t.Field(i).Tag.Get("mapstructure")
+		if tag == "" || tag == "-" || tag == "test" {
+			continue
+		}
+		fv := v.Field(i)
+		if fv.Kind() != reflect.Struct {
+			// extensions, webServer: whole values.
+			if cfg.SourceOf(tag) != config.SourceDefault {
+				b, _ := json.Marshal(fv.Interface())
+				fmt.Fprintf(w, "%s = %s  # %s\n", tag, b, source(tag))
+			}
+			continue
+		}
+		sections = append(sections, tag)
+	}
+	for _, section := range sections {
+		var sv reflect.Value
+		for i := 0; i < t.NumField(); i++ {
+			if t.Field(i).Tag.Get("mapstructure") == section {
+				sv = v.Field(i)
+			}
+		}
+		printed := false
+		st := sv.Type()
+		for j := 0; j < st.NumField(); j++ {
+			tag := st.Field(j).Tag.Get("mapstructure")
+			if tag == "" || tag == "-" || !st.Field(j).IsExported() {
+				continue
+			}
+			key := section + "." + tag
+			if cfg.SourceOf(key) == config.SourceDefault {
+				continue
+			}
+			if !printed {
+				fmt.Fprintf(w, "[%s]  # keys not listed are at their defaults\n", section)
+				printed = true
+			}
+			b, _ := json.Marshal(sv.Field(j).Interface())
+			fmt.Fprintf(w, "%s = %s  # %s\n", tag, b, source(key))
+		}
+	}
 }
