@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"sort"
+	"strings"
 	"testing"
 
 	"github.com/ferridriver/ferridriver/internal/oracles"
@@ -16,14 +17,24 @@ import (
 // markdownCases are Markdown with Gherkin documents exercising each token
 // type of the Markdown matcher.
 var markdownCases = map[string]string{
-	"headers and bullets": "# Feature: Shop\n\nSome prose.\n\n## Background:\n\n* Given a shop\n\n## Scenario: buy\n\n- When I buy 2 apples\n+ Then I have 2 apples\n* And nothing else\n* But no pears\n",
-	"tags":                "`@smoke` `@fast`\n# Feature: Tagged\n\n`@wip`\n## Scenario: one\n* Given x\n\n  `@slow` and prose\n## Scenario: two\n* Given y\n",
-	"doc strings":         "# Feature: Docs\n## Scenario: s\n* Given code:\n  ```js\n  const a = 1\n    indented\n  ```\n* And more:\n  ````\n  ```\n  nested fence\n  ```\n  ````\n",
-	"tables":              "# Feature: Tables\n\n| not | gherkin |\n| --- | --- |\n| x | y |\n\n## Scenario Outline: o <n>\n* Given n is <n>\n  | a | b |\n  | :-- | --: |\n  | 1 | 2 |\n### Examples: e\n  | n |\n  | --- |\n  | 1 |\n  | 2 |\n",
-	"no feature header":   "Just a title line\n\n## Scenario: s\n* Given a\n",
-	"rules":               "# Feature: R\n## Rule: r1\n### Scenario: a\n* Given a\n## Rule: r2\n### Example: b\n* When b\n",
-	"star is not a step":  "# Feature: Star\n## Scenario: s\n* * not a step\n* Given a step\n",
-	"deep headers":        "###### Feature: deep\n####### Scenario: too deep\n###### Scenario: deepest\n* Given z\n",
+	"headers and bullets":            "# Feature: Shop\n\nSome prose.\n\n## Background:\n\n* Given a shop\n\n## Scenario: buy\n\n- When I buy 2 apples\n+ Then I have 2 apples\n* And nothing else\n* But no pears\n",
+	"tags":                           "`@smoke` `@fast`\n# Feature: Tagged\n\n`@wip`\n## Scenario: one\n* Given x\n\n  `@slow` and prose\n## Scenario: two\n* Given y\n",
+	"doc strings":                    "# Feature: Docs\n## Scenario: s\n* Given code:\n  ```js\n  const a = 1\n    indented\n  ```\n* And more:\n  ````\n  ```\n  nested fence\n  ```\n  ````\n",
+	"tables":                         "# Feature: Tables\n\n| not | gherkin |\n| --- | --- |\n| x | y |\n\n## Scenario Outline: o <n>\n* Given n is <n>\n  | a | b |\n  | :-- | --: |\n  | 1 | 2 |\n### Examples: e\n  | n |\n  | --- |\n  | 1 |\n  | 2 |\n",
+	"no feature header":              "Just a title line\n\n## Scenario: s\n* Given a\n",
+	"rules":                          "# Feature: R\n## Rule: r1\n### Scenario: a\n* Given a\n## Rule: r2\n### Example: b\n* When b\n",
+	"star is not a step":             "# Feature: Star\n## Scenario: s\n* * not a step\n* Given a step\n",
+	"deep headers":                   "###### Feature: deep\n####### Scenario: too deep\n###### Scenario: deepest\n* Given z\n",
+	"fr: French keywords":            "# Fonctionnalité: panier\n## Scénario: ajout\n* Soit un panier\n* Quand j'ajoute 2 pommes\n* Alors le panier a 2 fruits\n* Et rien d'autre\n",
+	"fr: a language header is prose": "# language: en\n## Scénario: s\n* Soit a\n",
+}
+
+// markdownLanguage is the language a case is parsed in: its "xx:" prefix.
+func markdownLanguage(name string) string {
+	if lang, _, ok := strings.Cut(name, ": "); ok && len(lang) == 2 {
+		return lang
+	}
+	return "en"
 }
 
 // TestMarkdownMatchesJavaScriptParser parses each document with ours and
@@ -39,9 +50,13 @@ func TestMarkdownMatchesJavaScriptParser(t *testing.T) {
 		names = append(names, n)
 	}
 	sort.Strings(names)
-	docs := make([]string, len(names))
+	type doc struct {
+		Data     string `json:"data"`
+		Language string `json:"language"`
+	}
+	docs := make([]doc, len(names))
 	for i, n := range names {
-		docs[i] = markdownCases[n]
+		docs[i] = doc{markdownCases[n], markdownLanguage(n)}
 	}
 	in, _ := json.Marshal(docs)
 	script, _ := filepath.Abs(filepath.Join("testdata", "markdown-oracle.mjs"))
@@ -63,7 +78,7 @@ func TestMarkdownMatchesJavaScriptParser(t *testing.T) {
 	}
 	for i, name := range names {
 		t.Run(name, func(t *testing.T) {
-			f, err := parseFeatureData([]byte(docs[i]), "x.feature.md", "x.feature.md", "")
+			f, err := parseFeatureData([]byte(docs[i].Data), "x.feature.md", "x.feature.md", docs[i].Language)
 			if want[i].Error != "" {
 				if err == nil {
 					t.Fatalf("JavaScript parser fails (%s), ours does not", want[i].Error)
@@ -87,6 +102,11 @@ func TestMarkdownMatchesJavaScriptParser(t *testing.T) {
 				gj, _ := json.Marshal(gotDoc)
 				wj, _ := json.Marshal(w)
 				t.Errorf("document differs:\ngot  %s\nwant %s", gj, wj)
+			}
+			// Every case has a scenario: an empty result would compare
+			// equal and prove nothing.
+			if len(want[i].Pickles) == 0 {
+				t.Fatalf("the JavaScript parser found no pickle in %q", docs[i].Data)
 			}
 			var gotPickles []any
 			for _, p := range f.pickles {
