@@ -156,7 +156,7 @@ func TestMCPSchemaRejectionNeverEntersTheHandler(t *testing.T) {
 	if r := mcpCall(t, cs, "entered", nil); resultText(r, 0) != "0" {
 		t.Fatalf("the handler was entered for rejected calls: %s", resultText(r, 0))
 	}
-	if r := mcpCall(t, cs, "strict.echo", map[string]any{"n": 7}); r.IsError || resultText(r, 0) != "{\n  \"n\": 7\n}" {
+	if r := mcpCall(t, cs, "strict.echo", map[string]any{"n": 7}); r.IsError || resultText(r, 0) != `{"n":7}` {
 		t.Fatalf("valid call: %q", resultText(r, 0))
 	}
 	if r := mcpCall(t, cs, "entered", nil); resultText(r, 0) != "1" {
@@ -214,7 +214,7 @@ func TestMCPNetPolicy(t *testing.T) {
 	// Two tools with different lists run concurrently (Promise.all): each
 	// sees only its own list, on every interleaved await.
 	r = mcpCall(t, cs, "net.both", map[string]any{"url": srv.URL + "/ok"})
-	if resultText(r, 0) != "{\n  \"ip\": [\n    200,\n    200,\n    200\n  ],\n  \"name\": [\n    \"denied\",\n    \"denied\",\n    \"denied\"\n  ]\n}" {
+	if resultText(r, 0) != `{"ip":[200,200,200],"name":["denied","denied","denied"]}` {
 		t.Fatalf("isolation: %s", resultText(r, 0))
 	}
 }
@@ -314,7 +314,7 @@ func TestMCPProgressAndListChanged(t *testing.T) {
 
 	testenv.WriteFiles(t, dir, map[string]string{"ext/added.js": `defineTool({ name: "added.later", exposeAsTool: true }, async () => "new");`})
 	r := mcpCall(t, cs, "ferridriver_extensions", map[string]any{"action": "reload"})
-	wantContains(t, "reload", resultText(r, 0), `"added": [`, `"added.later"`, `"toolListChanged": true`)
+	wantContains(t, "reload", resultText(r, 0), `"added":["added.later"]`, `"toolListChanged":true`)
 	select {
 	case <-listChanged:
 	case <-time.After(5 * time.Second):

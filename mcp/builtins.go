@@ -112,8 +112,8 @@ func (s *Server) extensionsTool(ctx context.Context, req *sdk.CallToolRequest) (
 	if buildErr != nil {
 		return errorResult("ferridriver_extensions: " + buildErr.Error()), nil
 	}
-	b, _ := json.MarshalIndent(out, "", "  ")
-	return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: string(b)}}, StructuredContent: json.RawMessage(b)}, nil
+	b, _ := json.Marshal(out)
+	return jsonText(b), nil
 }
 
 func nonNil(s []string) []string {
@@ -204,7 +204,10 @@ func (s *Server) runScriptTool(ctx context.Context, req *sdk.CallToolRequest) (*
 			}
 			return nil
 		}
-		res.Value = exportJSON(vm, v)
+		if res.Value, err = exportJSON(vm, v); err != nil {
+			res.Status, res.Error = "error", &ScriptError{Name: "TypeError", Message: "the script's value is not JSON-serialisable: " + err.Error()}
+			return nil
+		}
 		report(1, "done")
 		return nil
 	})
@@ -213,19 +216,28 @@ func (s *Server) runScriptTool(ctx context.Context, req *sdk.CallToolRequest) (*
 		return nil, err
 	}
 	res.DurationMs = time.Since(start).Milliseconds()
-	b, _ := json.MarshalIndent(res, "", "  ")
-	return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: string(b)}}, StructuredContent: json.RawMessage(b)}, nil
+	b, _ := json.Marshal(res)
+	if len(b) > MaxResultBytes {
+		n := len(b)
+		res.Status, res.Value = "error", nil
+		res.Error = &ScriptError{Name: "RangeError", Message: fmt.Sprintf("the script's value is %d bytes of JSON; the limit for one result is %d bytes (%d MiB)", n, MaxResultBytes, MaxResultBytes>>20)}
+		b, _ = json.Marshal(res)
+	}
+	return jsonText(b), nil
 }
 
 // exportJSON is v as JSON data (serialised with the VM's own
 // JSON.stringify, whatever the script did to the global; undefined is nil).
-func exportJSON(vm *jsbridge.VM, v goja.Value) any {
+func exportJSON(vm *jsbridge.VM, v goja.Value) (any, error) {
 	if v == nil || goja.IsUndefined(v) {
-		return nil
+		return nil, nil
 	}
 	s, err := vm.JSONString(v)
-	if err != nil || s == "" {
-		return v.String()
+	if err != nil {
+		return nil, err
 	}
-	return json.RawMessage(s)
+	if s == "" { // a function or symbol: JSON.stringify gives undefined
+		return nil, errors.New("a function or a symbol has no JSON form")
+	}
+	return json.RawMessage(s), nil
 }

@@ -13,13 +13,18 @@ import (
 	"github.com/ferridriver/ferridriver/jsbridge"
 )
 
+// MaxResultBytes caps the JSON of one tool result. The official
+// TypeScript client refuses a line over 10 MiB and closes the connection;
+// a larger result becomes a tool error that says how big it was.
+const MaxResultBytes = 4 << 20
+
 // toolResult turns a tool's outcome into an MCP result:
 //   - a string becomes one text block;
 //   - undefined becomes the text "ok";
 //   - an MCP-shaped {content: [...], isError?, structuredContent?} passes
-//     through unchanged;
-//   - any other value becomes its JSON as text and, when it is an object,
-//     structuredContent too;
+//     through (other keys are ignored; isError is kept);
+//   - any other value, null included, becomes its JSON as text, once (no
+//     tool declares an outputSchema, so no structuredContent copy);
 //   - a failure is isError: true with the message in the first block and
 //     the detail (for a thrown error, its stack mapped to the source) in
 //     the second.
@@ -32,48 +37,96 @@ func toolResult(name string, res json.RawMessage, err error, took time.Duration,
 	if res == nil {
 		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "ok"}}}
 	}
+	if len(res) > MaxResultBytes {
+		return tooLarge(name, len(res))
+	}
 	var s string
-	if json.Unmarshal(res, &s) == nil {
+	if !bytes.Equal(bytes.TrimSpace(res), []byte("null")) && json.Unmarshal(res, &s) == nil {
 		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: s}}}
 	}
-	if r := passThrough(res); r != nil {
+	if r, perr := passThrough(res); perr != nil {
+		return errorResult(fmt.Sprintf("tool %q returned an invalid MCP result: %v", name, perr))
+	} else if r != nil {
 		return r
 	}
-	var pretty bytes.Buffer
-	if json.Indent(&pretty, res, "", "  ") != nil {
-		pretty.Reset()
-		pretty.Write(res)
-	}
-	out := &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: pretty.String()}}}
-	if bytes.HasPrefix(bytes.TrimSpace(res), []byte("{")) {
-		out.StructuredContent = res
-	}
-	return out
+	return jsonText(res)
 }
 
-// passThrough decodes an MCP-shaped result: an object whose keys are
-// among content (an array, required), isError, structuredContent, _meta.
-func passThrough(res json.RawMessage) *sdk.CallToolResult {
+// jsonText is a result whose one text block is b, compacted.
+func jsonText(b []byte) *sdk.CallToolResult {
+	var compact bytes.Buffer
+	if json.Compact(&compact, b) != nil {
+		compact.Reset()
+		compact.Write(b)
+	}
+	return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: compact.String()}}}
+}
+
+// tooLarge is the error result for a value over MaxResultBytes.
+func tooLarge(name string, n int) *sdk.CallToolResult {
+	return errorResult(fmt.Sprintf("tool %q returned %d bytes of JSON; the limit for one result is %d bytes (%d MiB): return less, or write it to a file and return its path", name, n, MaxResultBytes, MaxResultBytes>>20))
+}
+
+// passThrough decodes an MCP-shaped result: an object whose content is an
+// array. It returns nil, nil for any other value, and an error when the
+// content array holds a block that is not valid (unknown type, a text
+// block without text, an image or audio block without data or mimeType).
+func passThrough(res json.RawMessage) (*sdk.CallToolResult, error) {
 	var m map[string]json.RawMessage
 	if json.Unmarshal(res, &m) != nil {
-		return nil
+		return nil, nil
 	}
 	c, ok := m["content"]
 	if !ok || !bytes.HasPrefix(bytes.TrimSpace(c), []byte("[")) {
-		return nil
+		return nil, nil
 	}
-	for k := range m {
-		switch k {
-		case "content", "isError", "structuredContent", "_meta":
-		default:
-			return nil
+	var blocks []map[string]any
+	if err := json.Unmarshal(c, &blocks); err != nil {
+		return nil, fmt.Errorf("content: %v", err)
+	}
+	for i, b := range blocks {
+		if err := checkBlock(b); err != nil {
+			return nil, fmt.Errorf("content[%d]: %v", i, err)
 		}
 	}
-	var r sdk.CallToolResult
-	if err := json.Unmarshal(res, &r); err != nil {
-		return nil
+	known := map[string]json.RawMessage{"content": c}
+	for _, k := range []string{"isError", "structuredContent", "_meta"} {
+		if v, ok := m[k]; ok {
+			known[k] = v
+		}
 	}
-	return &r
+	b, _ := json.Marshal(known)
+	var r sdk.CallToolResult
+	if err := json.Unmarshal(b, &r); err != nil {
+		return nil, err
+	}
+	return &r, nil
+}
+
+// checkBlock reports what a content block lacks.
+func checkBlock(b map[string]any) error {
+	str := func(k string) bool { v, ok := b[k].(string); return ok && (k == "text" || v != "") }
+	switch t, _ := b["type"].(string); t {
+	case "text":
+		if !str("text") {
+			return fmt.Errorf("a text block needs a string \"text\"")
+		}
+	case "image", "audio":
+		if !str("data") || !str("mimeType") {
+			return fmt.Errorf("an %s block needs base64 \"data\" and a \"mimeType\"", t)
+		}
+	case "resource_link":
+		if !str("uri") || !str("name") {
+			return fmt.Errorf("a resource_link block needs \"uri\" and \"name\"")
+		}
+	case "resource":
+		if _, ok := b["resource"].(map[string]any); !ok {
+			return fmt.Errorf("a resource block needs a \"resource\" object")
+		}
+	default:
+		return fmt.Errorf("unknown block type %q (text, image, audio, resource_link, resource)", t)
+	}
+	return nil
 }
 
 // describeFailure splits a failure into its message (first) and detail.

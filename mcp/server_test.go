@@ -124,11 +124,9 @@ func TestServerServesExposedTools(t *testing.T) {
 	}
 
 	r := call(t, cs, "demo.add", map[string]any{"a": 2, "b": 3})
-	if r.IsError || text(r, 0) != "{\n  \"sum\": 5\n}" {
+	// The value is sent once: as JSON text (no tool declares an outputSchema).
+	if r.IsError || text(r, 0) != `{"sum":5}` || r.StructuredContent != nil {
 		t.Fatalf("add: %+v %q", r, text(r, 0))
-	}
-	if sc, _ := json.Marshal(r.StructuredContent); string(sc) != `{"sum":5}` {
-		t.Fatalf("structuredContent: %s", sc)
 	}
 	if r := call(t, cs, "demo.text", nil); text(r, 0) != "plain text" {
 		t.Fatalf("string result: %q", text(r, 0))
@@ -244,7 +242,7 @@ func TestExtensionsToolReportsAndReloads(t *testing.T) {
 	if dev := build.Allow.Commands["dev"]; dev.Shell != "npm run dev | tee log" || !dev.Persistent || dev.Env[0] != "PORT" {
 		t.Fatalf("shell spec in full: %+v", dev)
 	}
-	if !strings.Contains(text(r, 0), `"inputSchema": null`) || !strings.Contains(text(r, 0), `"required": [`) {
+	if !strings.Contains(text(r, 0), `"inputSchema":null`) || !strings.Contains(text(r, 0), `"required":[`) {
 		t.Fatalf("include_schema: every tool's schema (null when none): %s", text(r, 0))
 	}
 	if r := call(t, cs, "ferridriver_extensions", nil); strings.Contains(text(r, 0), "inputSchema") {
@@ -315,4 +313,51 @@ func TestRunScript(t *testing.T) {
 func mustJSON(v any) []byte {
 	b, _ := json.Marshal(v)
 	return b
+}
+
+// Result conventions (issue 17, items 2, 8, 9 and 10): null is "null", an
+// MCP-shaped result keeps isError whatever other keys it has, invalid
+// content blocks are a tool error, values over MaxResultBytes are an error
+// that says their size, and run_script reports values JSON cannot carry.
+func TestResultConventions(t *testing.T) {
+	ext := `
+defineTool({ name: "r.null", exposeAsTool: true }, async () => null);
+defineTool({ name: "r.failExtra", exposeAsTool: true }, async () => ({ content: [{ type: "text", text: "broken" }], isError: true, extra: 1 }));
+defineTool({ name: "r.badImage", exposeAsTool: true }, async () => ({ content: [{ type: "image" }] }));
+defineTool({ name: "r.badType", exposeAsTool: true }, async () => ({ content: [{ type: "video", data: "x" }] }));
+defineTool({ name: "r.huge", exposeAsTool: true }, async () => ({ s: "x".repeat(5 * 1024 * 1024) }));
+`
+	cs, _, _ := connect(t, map[string]string{"ext/r.ts": ext}, Options{}, nil)
+	if r := call(t, cs, "r.null", nil); r.IsError || text(r, 0) != "null" {
+		t.Fatalf("null: %+v %q", r, text(r, 0))
+	}
+	if r := call(t, cs, "r.failExtra", nil); !r.IsError || text(r, 0) != "broken" || len(r.Content) != 1 {
+		t.Fatalf("an MCP-shaped failure with an extra key must stay a failure: %+v %q", r, text(r, 0))
+	}
+	if r := call(t, cs, "r.badImage", nil); !r.IsError || !strings.Contains(text(r, 0), `content[0]: an image block needs base64 "data" and a "mimeType"`) {
+		t.Fatalf("image block without data: %+v %q", r, text(r, 0))
+	}
+	if r := call(t, cs, "r.badType", nil); !r.IsError || !strings.Contains(text(r, 0), `unknown block type "video"`) {
+		t.Fatalf("unknown block type: %+v %q", r, text(r, 0))
+	}
+	r := call(t, cs, "r.huge", nil)
+	if !r.IsError || !strings.Contains(text(r, 0), "returned 5242888 bytes of JSON; the limit for one result is 4194304 bytes") {
+		t.Fatalf("oversized result: %v %.200q", r.IsError, text(r, 0))
+	}
+
+	for _, tc := range []struct{ source, name, msg string }{
+		{"const o = {}; o.self = o; return o", "TypeError", "not JSON-serialisable"},
+		{"return 10n", "TypeError", "not JSON-serialisable"},
+		{"return () => 1", "TypeError", "a function or a symbol has no JSON form"},
+		{`return "x".repeat(5 * 1024 * 1024)`, "RangeError", "bytes of JSON; the limit for one result is 4194304 bytes"},
+	} {
+		r := call(t, cs, "run_script", map[string]any{"source": tc.source})
+		var res ScriptResult
+		if err := json.Unmarshal([]byte(text(r, 0)), &res); err != nil {
+			t.Fatalf("%s: %v", tc.source, err)
+		}
+		if res.Status != "error" || res.Error == nil || res.Error.Name != tc.name || !strings.Contains(res.Error.Message, tc.msg) {
+			t.Fatalf("%s: %.300s", tc.source, text(r, 0))
+		}
+	}
 }
