@@ -107,6 +107,10 @@ func (vm *VM) errorFromValue(v goja.Value, exc *goja.Exception) *JSError {
 	}
 	if m := obj.Get("message"); m != nil && !goja.IsUndefined(m) {
 		je.Message = m.String()
+	} else if js, err := vm.JSONString(v); err == nil && js != "" && (je.Type == "Object" || je.Type == "Array") {
+		// A thrown plain object or array: its data says more than
+		// "[object Object]" would.
+		je.Type, je.Message = "Error", "thrown value "+js
 	} else {
 		je.Message = v.String()
 	}

@@ -315,7 +315,7 @@ func mustJSON(v any) []byte {
 	return b
 }
 
-// Result conventions (issue 17, items 2, 8, 9 and 10): null is "null", an
+// Result conventions (issue 17, items 2, 8, 9, 10 and 13): null is "null", an
 // MCP-shaped result keeps isError whatever other keys it has, invalid
 // content blocks are a tool error, values over MaxResultBytes are an error
 // that says their size, and run_script reports values JSON cannot carry.
@@ -325,6 +325,7 @@ defineTool({ name: "r.null", exposeAsTool: true }, async () => null);
 defineTool({ name: "r.failExtra", exposeAsTool: true }, async () => ({ content: [{ type: "text", text: "broken" }], isError: true, extra: 1 }));
 defineTool({ name: "r.badImage", exposeAsTool: true }, async () => ({ content: [{ type: "image" }] }));
 defineTool({ name: "r.badType", exposeAsTool: true }, async () => ({ content: [{ type: "video", data: "x" }] }));
+defineTool({ name: "r.throwObj", exposeAsTool: true }, async () => { throw { code: 7 }; });
 defineTool({ name: "r.huge", exposeAsTool: true }, async () => ({ s: "x".repeat(5 * 1024 * 1024) }));
 `
 	cs, _, _ := connect(t, map[string]string{"ext/r.ts": ext}, Options{}, nil)
@@ -339,6 +340,9 @@ defineTool({ name: "r.huge", exposeAsTool: true }, async () => ({ s: "x".repeat(
 	}
 	if r := call(t, cs, "r.badType", nil); !r.IsError || !strings.Contains(text(r, 0), `unknown block type "video"`) {
 		t.Fatalf("unknown block type: %+v %q", r, text(r, 0))
+	}
+	if r := call(t, cs, "r.throwObj", nil); !r.IsError || text(r, 0) != `Error: thrown value {"code":7}` {
+		t.Fatalf("a thrown plain object is shown as JSON: %q", text(r, 0))
 	}
 	r := call(t, cs, "r.huge", nil)
 	if !r.IsError || !strings.Contains(text(r, 0), "returned 5242888 bytes of JSON; the limit for one result is 4194304 bytes") {
