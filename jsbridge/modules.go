@@ -86,6 +86,20 @@ func (vm *VM) require(name string) (goja.Value, error) {
 	return v, nil
 }
 
+// builtinName maps Node's bare name of a core module ("fs") to the
+// "node:" name ferridriver registers it under; other names are unchanged.
+func builtinName(name string) string {
+	if strings.HasPrefix(name, "node:") {
+		return name
+	}
+	modulesMu.RLock()
+	defer modulesMu.RUnlock()
+	if _, ok := moduleFactories["node:"+name]; ok {
+		return "node:" + name
+	}
+	return name
+}
+
 func copyProps(rt *goja.Runtime, dst *goja.Object, src goja.Value) {
 	o, ok := src.(*goja.Object)
 	if !ok {

@@ -241,6 +241,21 @@ func (vm *VM) installGlobals() error {
 		}
 		return v
 	})
+	// require() for code that is not bundled (run_script sources): the
+	// same builtin modules, Node's bare names ("fs") included; anything
+	// else is a clear error instead of goja_nodejs' "Invalid module".
+	// goja_nodejs' own modules call its require, so it is asked first.
+	nodeRequire, _ := goja.AssertFunction(g.Get("require"))
+	g.Set("require", func(call goja.FunctionCall) goja.Value {
+		if v, err := nodeRequire(goja.Undefined(), call.Arguments...); err == nil {
+			return v
+		}
+		v, err := vm.require(builtinName(call.Argument(0).String()))
+		if err != nil {
+			panic(ErrorValue(rt, fmt.Errorf("require: %w (scripts are not bundled: only ferridriver's builtin modules can be required)", err)))
+		}
+		return v
+	})
 	vm.installTimers()
 	vm.installConsole()
 	vm.installProcess()

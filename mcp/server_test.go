@@ -354,6 +354,8 @@ defineTool({ name: "r.huge", exposeAsTool: true }, async () => ({ s: "x".repeat(
 		{"return 10n", "TypeError", "not JSON-serialisable"},
 		{"return () => 1", "TypeError", "a function or a symbol has no JSON form"},
 		{`return "x".repeat(5 * 1024 * 1024)`, "RangeError", "bytes of JSON; the limit for one result is 4194304 bytes"},
+		{`return require("fs").readFileSync("x")`, "Error", "fs.readFileSync: no fs capability in the mcp host"},
+		{`return require("left-pad")`, "Error", `require: module "left-pad" is not available in ferridriver`},
 	} {
 		r := call(t, cs, "run_script", map[string]any{"source": tc.source})
 		var res ScriptResult
