@@ -13,6 +13,7 @@
 package mcp
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -214,6 +215,11 @@ func (s *Server) syncTools(vm *jsbridge.VM) (added, removed, changed []string) {
 // extensionHandler serves tools/call of an exposed extension tool.
 func (s *Server) extensionHandler(name string) sdk.ToolHandler {
 	return func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+		// Every tool advertises an object schema (a default one when it
+		// declares none): hold callers to it before the handler runs.
+		if a := bytes.TrimSpace(req.Params.Arguments); len(a) > 0 && !bytes.Equal(a, []byte("null")) && a[0] != '{' {
+			return errorResult(fmt.Sprintf("invalid arguments for %s: the arguments must be a JSON object (its inputSchema is {\"type\":\"object\"}), got %.40s", name, a)), nil
+		}
 		progress, flush := progressSender(ctx, req)
 		start := time.Now()
 		var res json.RawMessage

@@ -315,7 +315,7 @@ func mustJSON(v any) []byte {
 	return b
 }
 
-// Result conventions (issue 17, items 2, 8, 9, 10 and 13): null is "null", an
+// Result conventions (issue 17, items 2, 8, 9, 10, 11 and 13): null is "null", an
 // MCP-shaped result keeps isError whatever other keys it has, invalid
 // content blocks are a tool error, values over MaxResultBytes are an error
 // that says their size, and run_script reports values JSON cannot carry.
@@ -331,6 +331,12 @@ defineTool({ name: "r.huge", exposeAsTool: true }, async () => ({ s: "x".repeat(
 	cs, _, _ := connect(t, map[string]string{"ext/r.ts": ext}, Options{}, nil)
 	if r := call(t, cs, "r.null", nil); r.IsError || text(r, 0) != "null" {
 		t.Fatalf("null: %+v %q", r, text(r, 0))
+	}
+	// Item 11: a tool without inputSchema advertises {"type":"object"}.
+	for _, bad := range []any{[]any{1, 2}, "str", 5} {
+		if r := call(t, cs, "r.null", bad); !r.IsError || !strings.Contains(text(r, 0), "the arguments must be a JSON object") {
+			t.Fatalf("arguments %v reached the handler: %q", bad, text(r, 0))
+		}
 	}
 	if r := call(t, cs, "r.failExtra", nil); !r.IsError || text(r, 0) != "broken" || len(r.Content) != 1 {
 		t.Fatalf("an MCP-shaped failure with an extra key must stay a failure: %+v %q", r, text(r, 0))
