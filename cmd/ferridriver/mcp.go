@@ -7,7 +7,6 @@ import (
 	"syscall"
 	"time"
 
-	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 
 	"github.com/ferridriver/ferridriver/mcp"
@@ -64,7 +63,7 @@ the client disconnects: persistent processes started by tools are killed.`,
 			}
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
-			if err := srv.Run(ctx, &sdk.StdioTransport{}); err != nil {
+			if err := srv.Run(ctx, &mcp.StdioTransport{In: os.Stdin, Out: os.Stdout}); err != nil {
 				return &ExitError{Code: exitFailed, Err: err}
 			}
 			return nil
