@@ -69,11 +69,18 @@ type Progress struct {
 type ToolTimeoutError struct {
 	Tool string
 	Ms   int64
+	// Interrupted is set when the handler was still running JS at the
+	// deadline and was interrupted (see VM.Interrupted).
+	Interrupted bool
 }
 
 func (e *ToolTimeoutError) Error() string {
 	return fmt.Sprintf("tool %q timed out after %d ms (its timeoutMs); its pending work was abandoned", e.Tool, e.Ms)
 }
+
+// toolGrace is how much longer than a tool's timeoutMs CallTool lets a
+// call run before interrupting it.
+const toolGrace = 50 * time.Millisecond
 
 // ErrUnknownTool is returned by CallTool for a name no tool has.
 var ErrUnknownTool = errors.New("unknown tool")
@@ -218,7 +225,7 @@ func (vm *VM) startCall(caller context.Context, def *ToolDef, args string, progr
 	})
 	switch {
 	case timedOut:
-		terr := &ToolTimeoutError{Tool: def.Name, Ms: def.Timeout.Milliseconds()}
+		terr := &ToolTimeoutError{Tool: def.Name, Ms: def.Timeout.Milliseconds(), Interrupted: true}
 		c.abandon(terr, vm.newError("TimeoutError", terr.Error(), "ERR_TOOL_TIMEOUT"))
 		return c
 	case err != nil:
@@ -433,7 +440,20 @@ func (vm *VM) CallTool(ctx context.Context, name string, args json.RawMessage, o
 		return vm.rt.ToValue(c.promise)
 	})
 	fn, _ := goja.AssertFunction(start)
-	_, err := vm.Call(fn, goja.Undefined(), nil, opts.Timeout, fmt.Sprintf("call of tool %q", name))
+	// The tool's timer cannot fire while its handler spins on the loop
+	// (`await 0; for (;;) {}`): bound the whole call by timeoutMs too, with
+	// a little grace so that the timer, when it can, reports first.
+	limit, toolBound := opts.Timeout, false
+	if def.Timeout > 0 {
+		if d := def.Timeout + toolGrace; limit == 0 || d < limit {
+			limit, toolBound = d, true
+		}
+	}
+	_, err := vm.Call(fn, goja.Undefined(), nil, limit, fmt.Sprintf("call of tool %q", name))
+	var te *TimeoutError
+	if toolBound && errors.As(err, &te) {
+		err = &ToolTimeoutError{Tool: def.Name, Ms: def.Timeout.Milliseconds(), Interrupted: vm.Interrupted()}
+	}
 	if c != nil && c.settled {
 		if c.err != nil {
 			return nil, c.err
@@ -444,9 +464,12 @@ func (vm *VM) CallTool(ctx context.Context, name string, args json.RawMessage, o
 		return json.RawMessage(c.result), nil
 	}
 	if c != nil {
-		// The host's limit passed first: abandon the call.
-		var te *TimeoutError
-		if errors.As(err, &te) {
+		// A limit passed while the handler ran: abandon the call.
+		var tte *ToolTimeoutError
+		switch {
+		case errors.As(err, &tte):
+			c.abandon(tte, vm.newError("TimeoutError", tte.Error(), "ERR_TOOL_TIMEOUT"))
+		case errors.As(err, &te):
 			c.abandon(te, vm.newError("TimeoutError", te.Error(), "ERR_TIMEOUT"))
 		}
 	}

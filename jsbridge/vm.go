@@ -82,6 +82,7 @@ type VM struct {
 	closers []func()
 
 	interruptMu sync.Mutex
+	interrupted atomic.Bool // see Interrupted
 	stopReason  atomic.Pointer[error]
 
 	// unhandled are the promises rejected with no handler attached, in
@@ -432,6 +433,7 @@ func (vm *VM) watchdog(deadline time.Time, value any) (release func(err error) (
 		defer vm.interruptMu.Unlock()
 		if !done.Load() {
 			fired.Store(true)
+			vm.interrupted.Store(true)
 			vm.rt.Interrupt(value)
 		}
 	})
@@ -450,6 +452,12 @@ func (vm *VM) watchdog(deadline time.Time, value any) (release func(err error) (
 		return true
 	}
 }
+
+// Interrupted reports whether a limit ever interrupted JS running in this
+// VM. goja's state after an interrupt is not trustworthy (seen: promise
+// jobs that never run again, half-updated globals), so a host that keeps
+// its VM across calls rebuilds it once this is true.
+func (vm *VM) Interrupted() bool { return vm.interrupted.Load() }
 
 // Throw panics with a JS exception carrying err; use it inside native
 // functions called from JS.

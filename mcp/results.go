@@ -141,7 +141,11 @@ func describeFailure(name string, err error, limit time.Duration) (msg, detail s
 	case errors.As(err, &je):
 		return je.Error(), je.Stack
 	case errors.As(err, &tte):
-		return tte.Error(), fmt.Sprintf("The tool declares timeoutMs %d. Its pending work was abandoned and its capabilities revoked (running commands were killed).", tte.Ms)
+		detail := fmt.Sprintf("The tool declares timeoutMs %d. Its pending work was abandoned and its capabilities revoked (running commands were killed).", tte.Ms)
+		if tte.Interrupted {
+			detail += " Its JavaScript was still running and was interrupted: the script VM was rebuilt for the next call (globals reset, extensions reloaded; persistent processes keep running)."
+		}
+		return tte.Error(), detail
 	case errors.As(err, &te):
 		return fmt.Sprintf("tool %q did not finish within the server's limit of %s", name, limit),
 			"The call outlived the server's --timeout. Its work was abandoned and the script VM was rebuilt for the next call (persistent processes keep running)."

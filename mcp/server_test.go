@@ -373,3 +373,33 @@ defineTool({ name: "r.huge", exposeAsTool: true }, async () => ({ s: "x".repeat(
 		}
 	}
 }
+
+// A handler that spins past its timeoutMs is interrupted, and the next
+// call (of any tool) answers at once on a rebuilt VM (issue 11; issue 17,
+// items 3 and 5).
+func TestRunawayHandlerDoesNotBlockTheSession(t *testing.T) {
+	ext := `
+defineTool({ name: "spin", exposeAsTool: true, timeoutMs: 300 }, async () => { globalThis.mark = 1; while (true) {} });
+defineTool({ name: "spinLater", exposeAsTool: true, timeoutMs: 300 }, async () => { globalThis.mark = 1; await 0; for (;;) {} });
+defineTool({ name: "echo", exposeAsTool: true }, async ({ args }) => ({ args, mark: globalThis.mark ?? null }));
+`
+	cs, _, _ := connect(t, map[string]string{"ext/r.ts": ext}, Options{Timeout: 20 * time.Second}, nil)
+	for _, name := range []string{"spin", "spinLater"} {
+		start := time.Now()
+		r := call(t, cs, name, nil)
+		if !r.IsError || !strings.Contains(text(r, 0), "300") || !strings.Contains(text(r, 1), "the script VM was rebuilt") {
+			t.Fatalf("%s: %q", name, text(r, 0))
+		}
+		if took := time.Since(start); took > 5*time.Second {
+			t.Fatalf("%s: its timeoutMs of 300 ms ended it after %s", name, took)
+		}
+		start = time.Now()
+		r = call(t, cs, "echo", map[string]any{"x": 1})
+		if took := time.Since(start); r.IsError || took > 2*time.Second {
+			t.Fatalf("after %s the next call took %s: %q", name, took, text(r, 0))
+		}
+		if text(r, 0) != `{"args":{"x":1},"mark":null}` {
+			t.Fatalf("after %s the VM was not rebuilt: %s", name, text(r, 0))
+		}
+	}
+}

@@ -90,7 +90,13 @@ func (s *Session) do(ctx context.Context, fn func(vm *jsbridge.VM) error) error 
 			errc <- err
 			return
 		}
-		errc <- fn(vm)
+		err = fn(vm)
+		if vm.Interrupted() {
+			// JS was cut off mid-run (a limit passed): the next call gets
+			// a fresh VM rather than one in an unknown state.
+			s.resetVM()
+		}
+		errc <- err
 	}
 	select {
 	case s.jobs <- job:
