@@ -26,7 +26,8 @@ func startRawMCP(t *testing.T) *rawMCP {
 	dir := t.TempDir()
 	testenv.WriteFiles(t, dir, map[string]string{
 		"ferridriver.toml": `extensions = ["ext"]`,
-		"ext/echo.ts":      `defineTool({ name: "echo", exposeAsTool: true }, async ({ args }) => args);`,
+		"ext/echo.ts": `defineTool({ name: "echo", exposeAsTool: true }, async ({ args }) => args);
+defineTool({ name: "spin", exposeAsTool: true }, async () => { for (;;) {} });`,
 	})
 	cmd := exec.Command(binary, "mcp")
 	cmd.Dir = dir
@@ -146,3 +147,23 @@ func TestMCPMalformedFramesGetErrorsAndTheServerCarriesOn(t *testing.T) {
 }
 
 func itoa(i int) string { b, _ := json.Marshal(i); return string(b) }
+
+// Closing stdin while a handler spins ends the server within a second or
+// two, not at --timeout (issue 17, item 4).
+func TestMCPStdinEOFDuringASpinningCallExits(t *testing.T) {
+	m := startRawMCP(t)
+	m.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"spin","arguments":{}}}`)
+	time.Sleep(300 * time.Millisecond) // let the handler start spinning
+	start := time.Now()
+	m.stdin.Close()
+	done := make(chan error, 1)
+	go func() { done <- m.cmd.Wait() }()
+	select {
+	case <-done:
+		if took := time.Since(start); took > 3*time.Second {
+			t.Fatalf("the server took %s to exit after EOF", took)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("the server still runs 20 s after stdin closed (its --timeout is 5 minutes)")
+	}
+}

@@ -449,7 +449,7 @@ func (vm *VM) CallTool(ctx context.Context, name string, args json.RawMessage, o
 			limit, toolBound = d, true
 		}
 	}
-	_, err := vm.Call(fn, goja.Undefined(), nil, limit, fmt.Sprintf("call of tool %q", name))
+	_, err := vm.CallContext(ctx, fn, goja.Undefined(), nil, limit, fmt.Sprintf("call of tool %q", name))
 	var te *TimeoutError
 	if toolBound && errors.As(err, &te) {
 		err = &ToolTimeoutError{Tool: def.Name, Ms: def.Timeout.Milliseconds(), Interrupted: vm.Interrupted()}

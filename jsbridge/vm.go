@@ -10,6 +10,7 @@
 package jsbridge
 
 import (
+	"context"
 	_ "embed"
 	"errors"
 	"fmt"
@@ -360,6 +361,41 @@ func (vm *VM) Call(fn goja.Callable, this goja.Value, args []goja.Value, timeout
 	}
 	return vm.settle(v, deadline, what, timeout)
 }
+
+// CallContext is Call, also ended by ctx: when ctx is cancelled (an MCP
+// client cancelled the request or went away) while JS is running, the JS
+// is interrupted at once, even in a synchronous loop that would never
+// yield to the loop, and an error wrapping ctx's cause is returned. Such
+// an interrupt marks the VM as Interrupted.
+func (vm *VM) CallContext(ctx context.Context, fn goja.Callable, this goja.Value, args []goja.Value, timeout time.Duration, what string) (goja.Value, error) {
+	if ctx.Done() == nil {
+		return vm.Call(fn, this, args, timeout, what)
+	}
+	marker := &cancelMarker{}
+	var done, fired bool // under interruptMu
+	stop := context.AfterFunc(ctx, func() {
+		vm.interruptMu.Lock()
+		defer vm.interruptMu.Unlock()
+		if !done {
+			fired = true
+			vm.interrupted.Store(true)
+			vm.rt.Interrupt(marker)
+		}
+	})
+	v, err := vm.Call(fn, this, args, timeout, what)
+	stop()
+	vm.interruptMu.Lock()
+	done = true
+	vm.interruptMu.Unlock()
+	if fired {
+		// Delivered or not, it must not reach the next call.
+		vm.rt.ClearInterrupt()
+		return nil, fmt.Errorf("%s was cancelled: %w", what, context.Cause(ctx))
+	}
+	return v, err
+}
+
+type cancelMarker struct{}
 
 // Await waits for v if it is a promise (see Call).
 func (vm *VM) Await(v goja.Value, timeout time.Duration, what string) (goja.Value, error) {

@@ -403,3 +403,26 @@ defineTool({ name: "echo", exposeAsTool: true }, async ({ args }) => ({ args, ma
 		}
 	}
 }
+
+// Cancelling a call whose handler spins frees the session at once (issue
+// 17, item 3): the loop is interrupted and the VM rebuilt.
+func TestCancelledSpinningCallFreesTheSession(t *testing.T) {
+	ext := `defineTool({ name: "spin", exposeAsTool: true }, async () => { for (;;) {} });`
+	cs, _, _ := connect(t, map[string]string{"ext/r.ts": ext}, Options{Timeout: 30 * time.Second}, nil)
+	for _, tc := range []struct {
+		tool string
+		args any
+	}{{"spin", nil}, {"run_script", map[string]any{"source": "for (;;) {}"}}} {
+		ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
+		_, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: tc.tool, Arguments: tc.args})
+		cancel()
+		if err == nil {
+			t.Fatalf("%s: the cancelled call returned a result", tc.tool)
+		}
+		start := time.Now()
+		r := call(t, cs, "run_script", map[string]any{"source": "return 1 + 1"})
+		if took := time.Since(start); took > 3*time.Second || !strings.Contains(text(r, 0), `"value":2`) {
+			t.Fatalf("after cancelling %s the next call took %s: %s", tc.tool, took, text(r, 0))
+		}
+	}
+}
