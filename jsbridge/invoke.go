@@ -166,13 +166,26 @@ func (vm *VM) pluginCall(name string, args goja.Value) goja.Value {
 			vm.ThrowTypeError("plugins[%q]: the arguments must be a JSON value, got %s", name, describeJS(args))
 		}
 	}
-	ctx := context.Background()
-	var progress func(Progress)
+	ctx, progress := context.Background(), vm.callerProgress
+	if vm.callerCtx != nil {
+		ctx = vm.callerCtx
+	}
 	if parent != nil {
 		ctx, progress = parent.ctx, parent.progress
 	}
 	c := vm.startCall(ctx, def, s, progress)
 	return vm.rt.ToValue(c.promise)
+}
+
+// WithCaller runs fn (which calls into JS, e.g. a script) so that
+// plugins[...] calls made outside any tool's frame are cancelled with ctx
+// and report their progress to progress, as calls made by a tool inherit
+// its own. Loop goroutine only.
+func (vm *VM) WithCaller(ctx context.Context, progress func(Progress), fn func()) {
+	prevCtx, prevProgress := vm.callerCtx, vm.callerProgress
+	vm.callerCtx, vm.callerProgress = ctx, progress
+	defer func() { vm.callerCtx, vm.callerProgress = prevCtx, prevProgress }()
+	fn()
 }
 
 // startCall runs the dispatch of one invocation: validation, the frame,

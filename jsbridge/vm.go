@@ -84,7 +84,12 @@ type VM struct {
 
 	interruptMu sync.Mutex
 	interrupted atomic.Bool // see Interrupted
-	stopReason  atomic.Pointer[error]
+
+	// callerCtx and callerProgress are what plugins[...] calls outside a
+	// tool frame inherit (see WithCaller).
+	callerCtx      context.Context
+	callerProgress func(Progress)
+	stopReason     atomic.Pointer[error]
 
 	// unhandled are the promises rejected with no handler attached, in
 	// rejection order (see UnhandledRejections).

@@ -189,7 +189,10 @@ func (s *Server) runScriptTool(ctx context.Context, req *sdk.CallToolRequest) (*
 			return nil
 		}
 		fn, _ := goja.AssertFunction(fnv)
-		v, err := vm.CallContext(ctx, fn, goja.Undefined(), []goja.Value{vm.ToJS(in.Args)}, limit, "run_script")
+		var v goja.Value
+		vm.WithCaller(ctx, progress, func() {
+			v, err = vm.CallContext(ctx, fn, goja.Undefined(), []goja.Value{vm.ToJS(in.Args)}, limit, "run_script")
+		})
 		if err != nil {
 			var te *jsbridge.TimeoutError
 			var je *jsbridge.JSError

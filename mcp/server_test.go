@@ -201,6 +201,30 @@ func TestServerProgress(t *testing.T) {
 	if strings.Join(got, ",") != "tok:step 1,tok:step 2,tok:step 3" {
 		t.Fatalf("progress: %v", got)
 	}
+	got = nil
+	mu.Unlock()
+
+	// A tool called through plugins[...] by run_script reports to the
+	// script's progress token too (issue 17, item 7).
+	params = &sdk.CallToolParams{Name: "run_script", Arguments: map[string]any{"source": `return await plugins["demo.progress"]()`}}
+	params.SetProgressToken("script")
+	if res, err := cs.CallTool(context.Background(), params); err != nil || res.IsError {
+		t.Fatal(err, res)
+	}
+	waitUntil := time.Now().Add(2 * time.Second)
+	for time.Now().Before(waitUntil) {
+		mu.Lock()
+		n := len(got)
+		mu.Unlock()
+		if n >= 5 {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	mu.Lock()
+	if strings.Join(got, ",") != "script:executing script,script:step 1,script:step 2,script:step 3,script:done" {
+		t.Fatalf("progress through run_script: %v", got)
+	}
 }
 
 func TestExtensionsToolReportsAndReloads(t *testing.T) {
