@@ -148,7 +148,7 @@ func describeFailure(name string, err error, limit time.Duration) (msg, detail s
 		return tte.Error(), detail
 	case errors.As(err, &te):
 		return fmt.Sprintf("tool %q did not finish within the server's limit of %s", name, limit),
-			"The call outlived the server's --timeout. Its work was abandoned and the script VM was rebuilt for the next call (persistent processes keep running)."
+			"The call outlived the server's --timeout (for extension tools: time without a progress report). Its work was abandoned and the script VM was rebuilt for the next call (persistent processes keep running)."
 	}
 	return err.Error(), ""
 }

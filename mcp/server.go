@@ -30,6 +30,10 @@ import (
 	"github.com/ferridriver/ferridriver/jsbridge/capability"
 )
 
+// MaxCallTime caps one extension tool call however often it reports
+// progress (see Options.Timeout), unless Timeout itself is longer.
+const MaxCallTime = time.Hour
+
 // DefaultTimeout is the server's limit on one tool call or script run when
 // Options.Timeout is zero: the session-wide limit that applies to tools
 // without timeoutMs.
@@ -48,7 +52,9 @@ type Options struct {
 	// ScriptCommands is [scripting.allow.commands], granted to run_script.
 	ScriptCommands *capability.CommandSet
 	// Timeout bounds one call (DefaultTimeout when zero; negative: none).
-	// When a call outlives it the script VM is rebuilt.
+	// For extension tools it is an idle limit: every progress report of
+	// the handler starts it again, up to MaxCallTime in all. When a call
+	// outlives it the script VM is rebuilt.
 	Timeout time.Duration
 	// NoRunScript leaves the run_script built-in out.
 	NoRunScript bool
@@ -224,8 +230,29 @@ func (s *Server) extensionHandler(name string) sdk.ToolHandler {
 		start := time.Now()
 		var res json.RawMessage
 		var callErr error
+		// --timeout is an idle limit: each progress report of the handler
+		// starts it again; MaxCallTime caps the call whatever it reports.
+		callCtx, cancel := context.WithCancelCause(ctx)
+		defer cancel(nil)
+		limit, report := time.Duration(0), progress
+		if idle := s.opts.Timeout; idle > 0 {
+			limit = max(MaxCallTime, idle)
+			timer := time.AfterFunc(idle, func() {
+				cancel(&jsbridge.TimeoutError{What: "tool call", Ms: idle.Milliseconds()})
+			})
+			defer timer.Stop()
+			report = func(p jsbridge.Progress) {
+				timer.Reset(idle)
+				if progress != nil {
+					progress(p)
+				}
+			}
+		}
 		err := s.session.do(ctx, func(vm *jsbridge.VM) error {
-			res, callErr = vm.CallTool(ctx, name, req.Params.Arguments, jsbridge.CallOptions{Timeout: s.opts.Timeout, Progress: progress})
+			res, callErr = vm.CallTool(callCtx, name, req.Params.Arguments, jsbridge.CallOptions{Timeout: limit, Progress: report})
+			if cause := context.Cause(callCtx); ctx.Err() == nil && cause != nil && !errors.Is(cause, context.Canceled) {
+				callErr = cause // the idle limit passed
+			}
 			var te *jsbridge.TimeoutError
 			if errors.As(callErr, &te) {
 				// The call outlived the server's limit: its JS may have been

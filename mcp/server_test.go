@@ -450,3 +450,27 @@ func TestCancelledSpinningCallFreesTheSession(t *testing.T) {
 		}
 	}
 }
+
+// --timeout is an idle limit for extension tools: a handler that reports
+// progress outlives it, a silent one does not (issue 17, item 6).
+func TestProgressKeepsALongToolAlive(t *testing.T) {
+	ext := `
+defineTool({ name: "chatty", exposeAsTool: true }, async ({ progress }) => {
+  for (let i = 1; i <= 8; i++) { await new Promise((r) => setTimeout(r, 150)); progress(i, 8, "step " + i); }
+  return "done";
+});
+defineTool({ name: "silent", exposeAsTool: true }, () => new Promise((r) => setTimeout(() => r("late"), 5000)));
+`
+	cs, _, _ := connect(t, map[string]string{"ext/r.ts": ext}, Options{Timeout: 600 * time.Millisecond}, nil)
+	if r := call(t, cs, "chatty", nil); r.IsError || text(r, 0) != "done" {
+		t.Fatalf("a tool reporting progress every 150 ms for 1.2 s under a 600 ms idle limit: %q", text(r, 0))
+	}
+	start := time.Now()
+	r := call(t, cs, "silent", nil)
+	if !r.IsError || !strings.Contains(text(r, 0), "did not finish within the server's limit") {
+		t.Fatalf("silent tool: %q", text(r, 0))
+	}
+	if took := time.Since(start); took > 3*time.Second {
+		t.Fatalf("the silent tool was stopped after %s", took)
+	}
+}
