@@ -294,7 +294,7 @@ func (c *toolCall) succeed(v goja.Value) {
 	if c.settled {
 		return
 	}
-	s, err := c.vm.JSONString(v)
+	s, err := c.vm.ResultJSON(v)
 	if err != nil {
 		e := fmt.Errorf("tool %q returned a value that is %v", c.def.Name, err)
 		c.fail(e, c.vm.newError("TypeError", e.Error(), "ERR_TOOL_RESULT"))

@@ -433,6 +433,44 @@ func (vm *VM) JSONString(v goja.Value) (string, error) {
 	return out.String(), nil
 }
 
+// ResultJSON is JSONString for a result that must arrive whole: where
+// JSON.stringify would silently drop a function or a symbol (or turn one
+// in an array into null), it fails, naming the property.
+func (vm *VM) ResultJSON(v goja.Value) (string, error) {
+	var bad string
+	replacer := vm.rt.ToValue(func(call goja.FunctionCall) goja.Value {
+		key, val := call.Argument(0).String(), call.Argument(1)
+		_, isFn := goja.AssertFunction(val)
+		_, isSym := val.(*goja.Symbol)
+		if (isFn || isSym) && bad == "" {
+			what := "a function"
+			if isSym {
+				what = "a symbol"
+			}
+			if key == "" {
+				bad = "the value is " + what
+			} else {
+				bad = fmt.Sprintf("property %q is %s", key, what)
+			}
+		}
+		return val
+	})
+	out, err := vm.toolsOf().stringify(goja.Undefined(), v, replacer)
+	switch {
+	case err != nil:
+		err = vm.toJSError(err)
+		if je, ok := err.(*JSError); ok {
+			return "", fmt.Errorf("not JSON-serialisable: %s", je.Message)
+		}
+		return "", err
+	case bad != "":
+		return "", fmt.Errorf("not JSON-serialisable: %s, which JSON cannot carry", bad)
+	case goja.IsUndefined(out):
+		return "", nil
+	}
+	return out.String(), nil
+}
+
 // jsonValue is v as decoded JSON (map[string]any, []any, float64...): what
 // capability.ParseAllow and friends expect.
 func (vm *VM) jsonValue(v goja.Value) (any, error) {

@@ -176,15 +176,19 @@ defineTool({
 func TestResultsAreJSONClones(t *testing.T) {
 	e := newToolEnv(t, map[string]string{
 		"ext/a.ts": `
-defineTool({ name: "leaky" }, async (ctx) => ({ when: new Date(0), commands: ctx.commands, n: 1, skip: undefined }));
+defineTool({ name: "clone" }, async () => ({ when: new Date(0), n: 1, skip: undefined }));
+defineTool({ name: "leaky" }, async (ctx) => ({ commands: ctx.commands }));
 defineTool({ name: "cyclic" }, async () => { const o = {}; o.o = o; return o; });
 defineTool({ name: "nothing" }, async () => {});
 `,
 	}).mustLoad()
-	got := e.mustRun(`return JSON.stringify(await plugins["leaky"]())`)
-	if got != `{"when":"1970-01-01T00:00:00.000Z","commands":{},"n":1}` {
+	got := e.mustRun(`return JSON.stringify(await plugins["clone"]())`)
+	if got != `{"when":"1970-01-01T00:00:00.000Z","n":1}` {
 		t.Fatalf("clone: %v", got)
 	}
+	// A live object of the handler (its commands) never leaks: its
+	// methods would vanish silently, so the result is refused, naming one.
+	mustContain(t, e.runErr(`return await plugins["leaky"]()`), `tool "leaky" returned a value that is not JSON-serialisable: property "run" is a function`)
 	mustContain(t, e.runErr(`return await plugins["cyclic"]()`), `tool "cyclic" returned a value that is not JSON-serialisable`)
 	if got := e.mustRun(`return (await plugins["nothing"]()) === undefined`); got != true {
 		t.Fatalf("undefined result: %v", got)

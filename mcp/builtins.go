@@ -235,12 +235,9 @@ func exportJSON(vm *jsbridge.VM, v goja.Value) (any, error) {
 	if v == nil || goja.IsUndefined(v) {
 		return nil, nil
 	}
-	s, err := vm.JSONString(v)
+	s, err := vm.ResultJSON(v)
 	if err != nil {
 		return nil, err
-	}
-	if s == "" { // a function or symbol: JSON.stringify gives undefined
-		return nil, errors.New("a function or a symbol has no JSON form")
 	}
 	return json.RawMessage(s), nil
 }

@@ -349,6 +349,7 @@ defineTool({ name: "r.null", exposeAsTool: true }, async () => null);
 defineTool({ name: "r.failExtra", exposeAsTool: true }, async () => ({ content: [{ type: "text", text: "broken" }], isError: true, extra: 1 }));
 defineTool({ name: "r.badImage", exposeAsTool: true }, async () => ({ content: [{ type: "image" }] }));
 defineTool({ name: "r.badType", exposeAsTool: true }, async () => ({ content: [{ type: "video", data: "x" }] }));
+defineTool({ name: "r.fn", exposeAsTool: true }, async () => ({ ok: 1, f: () => 1 }));
 defineTool({ name: "r.throwObj", exposeAsTool: true }, async () => { throw { code: 7 }; });
 defineTool({ name: "r.huge", exposeAsTool: true }, async () => ({ s: "x".repeat(5 * 1024 * 1024) }));
 `
@@ -371,6 +372,9 @@ defineTool({ name: "r.huge", exposeAsTool: true }, async () => ({ s: "x".repeat(
 	if r := call(t, cs, "r.badType", nil); !r.IsError || !strings.Contains(text(r, 0), `unknown block type "video"`) {
 		t.Fatalf("unknown block type: %+v %q", r, text(r, 0))
 	}
+	if r := call(t, cs, "r.fn", nil); !r.IsError || !strings.Contains(text(r, 0), `property "f" is a function, which JSON cannot carry`) {
+		t.Fatalf("a function property must not vanish: %q", text(r, 0))
+	}
 	if r := call(t, cs, "r.throwObj", nil); !r.IsError || text(r, 0) != `Error: thrown value {"code":7}` {
 		t.Fatalf("a thrown plain object is shown as JSON: %q", text(r, 0))
 	}
@@ -382,7 +386,8 @@ defineTool({ name: "r.huge", exposeAsTool: true }, async () => ({ s: "x".repeat(
 	for _, tc := range []struct{ source, name, msg string }{
 		{"const o = {}; o.self = o; return o", "TypeError", "not JSON-serialisable"},
 		{"return 10n", "TypeError", "not JSON-serialisable"},
-		{"return () => 1", "TypeError", "a function or a symbol has no JSON form"},
+		{"return () => 1", "TypeError", "the value is a function, which JSON cannot carry"},
+		{"return { a: 1, f: () => 1 }", "TypeError", `property "f" is a function, which JSON cannot carry`},
 		{`return "x".repeat(5 * 1024 * 1024)`, "RangeError", "bytes of JSON; the limit for one result is 4194304 bytes"},
 		{`return require("fs").readFileSync("x")`, "Error", "fs.readFileSync: no fs capability in the mcp host"},
 		{`return require("left-pad")`, "Error", `require: module "left-pad" is not available in ferridriver`},
