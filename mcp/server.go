@@ -27,6 +27,7 @@ import (
 
 	"github.com/ferridriver/ferridriver/jsbridge"
 	"github.com/ferridriver/ferridriver/jsbridge/capability"
+	"github.com/ferridriver/ferridriver/world/browsing"
 )
 
 // DefaultTimeout is the server's limit on one tool call or script run when
@@ -56,6 +57,9 @@ type Options struct {
 	Log io.Writer
 	// Version is reported to clients.
 	Version string
+	// Browsing serves the built-in browser tools (browser_*,
+	// session_export); nil leaves them out.
+	Browsing *browsing.Service
 }
 
 // Server is an MCP server for one project. It serves one session (the
@@ -67,6 +71,8 @@ type Server struct {
 
 	mu      sync.Mutex
 	exposed map[string]string // name -> JSON of the advertised tool
+
+	browser *browserTools
 }
 
 // New builds the extensions, loads them into the session's VM and
@@ -96,6 +102,10 @@ func New(opts Options) (*Server, error) {
 	})
 	s.session = newSession(&s.opts, set)
 	s.addBuiltins()
+	if opts.Browsing != nil {
+		s.browser = &browserTools{svc: opts.Browsing, armed: map[*sdk.ServerSession]bool{}}
+		s.addBrowserTools()
+	}
 	var report *Report
 	err = s.session.do(context.Background(), func(vm *jsbridge.VM) error {
 		s.syncTools(vm)

@@ -1,0 +1,250 @@
+package e2e
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/ferridriver/ferridriver/demoapp"
+	"github.com/ferridriver/ferridriver/internal/oracles"
+	"github.com/ferridriver/ferridriver/internal/testenv"
+)
+
+// browserProject writes a project whose baseURL is a fresh demo app and
+// returns its directory.
+func browserProject(t *testing.T) string {
+	t.Helper()
+	testenv.NeedBrowser(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	u, err := demoapp.Serve(ctx, "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	testenv.WriteFiles(t, dir, map[string]string{
+		"ferridriver.toml": "[test]\nfeatures = [\"features/**/*.feature\"]\n\n[browser]\nbaseURL = \"" + u + "\"\n",
+	})
+	return dir
+}
+
+// refOf finds the ref of the snapshot line with role and quoted name.
+func refOf(t *testing.T, text, role, name string) string {
+	t.Helper()
+	re := regexp.MustCompile(regexp.QuoteMeta(role+` "`+name+`"`) + `[^\n]*\[ref=(e\d+)\]`)
+	m := re.FindStringSubmatch(text)
+	if m == nil {
+		t.Fatalf("no %s %q with a ref in:\n%s", role, name, text)
+	}
+	return m[1]
+}
+
+func callOK(t *testing.T, cs *sdk.ClientSession, name string, args map[string]any) string {
+	t.Helper()
+	res := mcpCall(t, cs, name, args)
+	text := resultText(res, 0)
+	if res.IsError {
+		t.Fatalf("%s %v failed: %s", name, args, text)
+	}
+	return text
+}
+
+var browserToolNames = []string{
+	"browser_navigate", "browser_navigate_back", "browser_navigate_forward", "browser_reload", "browser_snapshot",
+	"browser_click", "browser_type", "browser_fill_form", "browser_select_option", "browser_hover", "browser_drag",
+	"browser_press_key", "browser_file_upload", "browser_handle_dialog", "browser_wait_for", "browser_tabs",
+	"browser_console_messages", "browser_network_requests", "browser_take_screenshot", "browser_evaluate",
+	"browser_resize", "browser_close", "browser_emulate_media",
+	"browser_verify_element_visible", "browser_verify_text_visible", "browser_verify_value", "session_export",
+}
+
+// TestMCPBrowserFlow drives the demo app through refs as an agent would,
+// checks the incremental snapshots and the recording, and runs the
+// exported feature with `ferridriver bdd`.
+func TestMCPBrowserFlow(t *testing.T) {
+	dir := browserProject(t)
+	cs, stderr := mcpClient(t, dir, nil)
+
+	res, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tools := map[string]*sdk.Tool{}
+	for _, tl := range res.Tools {
+		tools[tl.Name] = tl
+	}
+	for _, n := range browserToolNames {
+		tl := tools[n]
+		if tl == nil {
+			t.Fatalf("tools/list lacks %s", n)
+		}
+		if tl.Description == "" || tl.Annotations == nil || !strings.Contains(string(mustJSON(t, tl.InputSchema)), `"session"`) {
+			t.Errorf("%s: want a description, annotations and a session argument: %+v", n, tl)
+		}
+	}
+	if !tools["browser_snapshot"].Annotations.ReadOnlyHint || tools["browser_click"].Annotations.ReadOnlyHint {
+		t.Errorf("readOnlyHint: snapshot should be read-only, click not")
+	}
+
+	login := callOK(t, cs, "browser_navigate", map[string]any{"url": "/login"})
+	if !strings.Contains(login, `Step: Given I open "/login"`) || !strings.Contains(login, "await page.goto('/login');") {
+		t.Errorf("navigate result lacks its step or code:\n%s", login)
+	}
+	user := refOf(t, login, "textbox", "Username")
+	pass := refOf(t, login, "textbox", "Password")
+	button := refOf(t, login, "button", "Log in")
+
+	typed := callOK(t, cs, "browser_type", map[string]any{"ref": user, "text": "demo", "element": "user field"})
+	wantStep := `Step: When I fill 'role=textbox[name="Username"]' with "demo"`
+	if !strings.Contains(typed, wantStep) || !strings.Contains(typed, `await page.getByRole('textbox', { name: 'Username' }).fill('demo');`) {
+		t.Errorf("type result lacks the step %s or its code:\n%s", wantStep, typed)
+	}
+	if !strings.Contains(typed, "Snapshot changes:") || !strings.Contains(typed, `[ref=`+user+`]: demo`) {
+		t.Errorf("type result should carry the changed textbox only:\n%s", typed)
+	}
+	if strings.Contains(typed, `button "Log in"`) {
+		t.Errorf("the unchanged button is in the changes:\n%s", typed)
+	}
+	full := callOK(t, cs, "browser_snapshot", nil)
+	if len(typed) >= len(full)/2 {
+		t.Errorf("incremental result (%d bytes) is not well under the full snapshot (%d bytes)", len(typed), len(full))
+	}
+	t.Logf("login page: full snapshot %d bytes, result of typing %d bytes", len(full), len(typed))
+	if refOf(t, full, "textbox", "Username") != user {
+		t.Errorf("refs changed between snapshots of the same page:\n%s", full)
+	}
+
+	callOK(t, cs, "browser_type", map[string]any{"ref": pass, "text": "secret"})
+	welcome := callOK(t, cs, "browser_click", map[string]any{"ref": button})
+	if !strings.Contains(welcome, `heading "Welcome, demo!"`) || !strings.Contains(welcome, "/welcome") {
+		t.Errorf("after logging in, want the welcome page:\n%s", welcome)
+	}
+	callOK(t, cs, "browser_verify_text_visible", map[string]any{"text": "Welcome, demo!"})
+	callOK(t, cs, "browser_verify_element_visible", map[string]any{"role": "heading", "accessibleName": "Welcome, demo!"})
+
+	todo := callOK(t, cs, "browser_navigate", map[string]any{"url": "/todo.html"})
+	box := refOf(t, todo, "textbox", "New todo")
+	callOK(t, cs, "browser_type", map[string]any{"ref": box, "text": "Buy milk", "submit": true})
+	second := callOK(t, cs, "browser_type", map[string]any{"ref": box, "text": "Walk the dog", "submit": true})
+	if !strings.Contains(second, "Walk the dog") || !strings.Contains(second, "2 items left") || strings.Contains(second, `link "Completed"`) {
+		t.Errorf("adding the second todo should show the new item and counter only:\n%s", second)
+	}
+	status := regexp.MustCompile(`status \[ref=(e\d+)\]`).FindStringSubmatch(second)
+	if status == nil {
+		t.Fatalf("no status ref in:\n%s", second)
+	}
+	callOK(t, cs, "browser_verify_value", map[string]any{"ref": status[1], "value": "2 items left"})
+	bad := mcpCall(t, cs, "browser_verify_value", map[string]any{"ref": status[1], "value": "3 items left"})
+	if !bad.IsError || !strings.Contains(resultText(bad, 0), `"2 items left"`) {
+		t.Errorf("a failing check should be an error naming the actual value: %s", resultText(bad, 0))
+	}
+
+	exported := callOK(t, cs, "session_export", map[string]any{"path": "features/recorded.feature", "feature": "Login and todos"})
+	for _, want := range []string{
+		"Feature: Login and todos",
+		`Given I open "/login"`,
+		`When I fill 'role=textbox[name="Username"]' with "demo"`,
+		`And I click 'role=button[name="Log in"]'`,
+		`Then I expect the page to contain the text "Welcome, demo!"`,
+		`And I expect 'role=heading[name="Welcome, demo!"]' to be visible`,
+		`When I open "/todo.html"`,
+		`And I press "Enter" on 'role=textbox[name="New todo"]'`,
+		`Then I expect the text of "role=status" to equal "2 items left"`,
+	} {
+		if !strings.Contains(exported, want) {
+			t.Errorf("export lacks %q:\n%s", want, exported)
+		}
+	}
+	if strings.Contains(exported, "3 items left") {
+		t.Errorf("a failed check was recorded:\n%s", exported)
+	}
+	written, err := os.ReadFile(filepath.Join(dir, "features/recorded.feature"))
+	if err != nil || !strings.Contains(exported, string(written)) {
+		t.Fatalf("exported file: %v\n%s", err, written)
+	}
+	cs.Close()
+	_ = stderr
+
+	// The recording runs green with the built-in steps.
+	dry := ferridriver(t, dir, "bdd", "--dry-run", "features/recorded.feature")
+	if strings.Contains(dry.stdout+dry.stderr, `I open "/login"`) && strings.Contains(strings.ToLower(dry.stdout+dry.stderr), "undefined") {
+		if strings.Count(strings.ToLower(dry.stdout+dry.stderr), "undefined") > 0 && !builtinStepsPresent() {
+			t.Skipf("the built-in step library (issue 12) is not in this build; exported feature:\n%s", written)
+		}
+	}
+	r := ferridriver(t, dir, "bdd", "features/recorded.feature")
+	if r.code != 0 {
+		t.Fatalf("ferridriver bdd on the exported feature: exit %d\n%s\n%s\n%s", r.code, written, r.stdout, r.stderr)
+	}
+}
+
+// builtinStepsPresent reports whether the repository has the built-in
+// step library's navigation phrasing.
+func builtinStepsPresent() bool {
+	found := false
+	_ = filepath.WalkDir(filepath.Join(oracles.Root(), "steps"), func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || found {
+			return nil
+		}
+		b, _ := os.ReadFile(p)
+		if strings.Contains(string(b), "I open {string}") {
+			found = true
+		}
+		return nil
+	})
+	return found
+}
+
+func mustJSON(t *testing.T, v any) []byte {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// TestMCPBrowserSessions: two sessions of one client are separate
+// browser contexts (cookies), and run in parallel.
+func TestMCPBrowserSessions(t *testing.T) {
+	dir := browserProject(t)
+	cs, _ := mcpClient(t, dir, nil)
+	login := callOK(t, cs, "browser_navigate", map[string]any{"url": "/login", "session": "a"})
+	callOK(t, cs, "browser_fill_form", map[string]any{"session": "a", "fields": []map[string]any{
+		{"ref": refOf(t, login, "textbox", "Username"), "value": "demo"},
+		{"ref": refOf(t, login, "textbox", "Password"), "value": "secret"},
+	}})
+	callOK(t, cs, "browser_click", map[string]any{"session": "a", "role": "button", "name": "Log in"})
+	// Session b has no login cookie: /welcome sends it to the login page.
+	done := make(chan string, 2)
+	for _, s := range []string{"a", "b"} {
+		go func() {
+			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+			defer cancel()
+			r, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "browser_navigate", Arguments: map[string]any{"url": "/welcome", "session": s}})
+			if err != nil {
+				done <- s + ": " + err.Error()
+				return
+			}
+			done <- s + ": " + resultText(r, 0)
+		}()
+	}
+	got := map[string]string{}
+	for range 2 {
+		r := <-done
+		got[r[:1]] = r
+	}
+	if !strings.Contains(got["a"], "Welcome, demo!") {
+		t.Errorf("session a should be logged in:\n%s", got["a"])
+	}
+	if strings.Contains(got["b"], "Welcome, demo!") || !strings.Contains(got["b"], `textbox "Username"`) {
+		t.Errorf("session b should not share a's cookies:\n%s", got["b"])
+	}
+}
