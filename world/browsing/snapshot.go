@@ -34,6 +34,14 @@ type node struct {
 	extra  []string // descendant lines without a ref, indented as in the snapshot
 	kids   []*node
 	parent *node
+	// items are the lines below the node in snapshot order: a line
+	// without a ref (line set) or a child node (kid set).
+	items []item
+}
+
+type item struct {
+	line string
+	kid  *node
 }
 
 // tree is a parsed snapshot.
@@ -147,6 +155,7 @@ func parseSnapshot(text string, rs *refs) *tree {
 			if len(stack) > 0 {
 				p := stack[len(stack)-1]
 				p.extra = append(p.extra, raw)
+				p.items = append(p.items, item{line: raw})
 			} else {
 				t.loose = append(t.loose, raw)
 			}
@@ -171,6 +180,7 @@ func parseSnapshot(text string, rs *refs) *tree {
 		nd.line = strings.Replace(raw, "[ref="+pwRef+"]", "[ref="+nd.ref+"]", 1)
 		if parent != nil {
 			parent.kids = append(parent.kids, nd)
+			parent.items = append(parent.items, item{kid: nd})
 		} else {
 			t.roots = append(t.roots, nd)
 		}
@@ -210,15 +220,18 @@ func render(b *strings.Builder, nodes []*node, depth, level, base int) {
 	for _, n := range nodes {
 		writeLine(b, n.line, base)
 		if depth > 0 && level+1 >= depth {
-			if len(n.kids) > 0 || len(n.extra) > 0 {
+			if len(n.items) > 0 {
 				writeLine(b, strings.Repeat(" ", n.indent+2)+"- …", base)
 			}
 			continue
 		}
-		for _, e := range n.extra {
-			writeLine(b, e, base)
+		for _, it := range n.items {
+			if it.kid == nil {
+				writeLine(b, it.line, base)
+			} else {
+				render(b, []*node{it.kid}, depth, level+1, base)
+			}
 		}
-		render(b, n.kids, depth, level+1, base)
 	}
 }
 
@@ -288,12 +301,17 @@ func diff(old, t *tree) string {
 				continue
 			}
 			writeLine(&b, n.line, 0)
-			if changed[n] {
-				for _, e := range n.extra {
-					writeLine(&b, e, 0)
+			// A changed node shows its own lines; of its children, only
+			// those that changed, in order.
+			for _, it := range n.items {
+				if it.kid == nil {
+					if changed[n] {
+						writeLine(&b, it.line, 0)
+					}
+				} else {
+					emit([]*node{it.kid})
 				}
 			}
-			emit(n.kids)
 		}
 	}
 	looseChanged := strings.Join(old.loose, "\n") != strings.Join(t.loose, "\n")
