@@ -3,10 +3,14 @@ package e2e
 import (
 	"context"
 	"encoding/json"
+	"net/http"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -246,5 +250,122 @@ func TestMCPBrowserSessions(t *testing.T) {
 	}
 	if strings.Contains(got["b"], "Welcome, demo!") || !strings.Contains(got["b"], `textbox "Username"`) {
 		t.Errorf("session b should not share a's cookies:\n%s", got["b"])
+	}
+}
+
+// startMCPHTTP starts `ferridriver mcp --transport http` in dir and waits
+// until it listens; it returns the endpoint.
+func startMCPHTTP(t *testing.T, dir string, env []string, args ...string) string {
+	t.Helper()
+	port := testenv.FreePort(t)
+	cmd := exec.Command(binary, append([]string{"mcp", "--transport", "http", "--port", strconv.Itoa(port)}, args...)...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), env...)
+	stderr := &testenv.SyncBuffer{}
+	cmd.Stderr = stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = cmd.Process.Signal(syscall.SIGTERM)
+		done := make(chan struct{})
+		go func() { _ = cmd.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(20 * time.Second):
+			_ = cmd.Process.Kill()
+			<-done
+			t.Errorf("ferridriver mcp did not stop on SIGTERM:\n%s", stderr.String())
+		}
+	})
+	deadline := time.Now().Add(30 * time.Second)
+	for !strings.Contains(stderr.String(), "serving streamable HTTP") {
+		if time.Now().After(deadline) {
+			t.Fatalf("the HTTP server did not start:\n%s", stderr.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	return "http://127.0.0.1:" + strconv.Itoa(port) + "/mcp"
+}
+
+type bearer struct {
+	token string
+	next  http.RoundTripper
+}
+
+func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "Bearer "+b.token)
+	return b.next.RoundTrip(r)
+}
+
+func httpClient(t *testing.T, endpoint, token string) *sdk.ClientSession {
+	t.Helper()
+	tr := &sdk.StreamableClientTransport{Endpoint: endpoint}
+	if token != "" {
+		tr.HTTPClient = &http.Client{Transport: bearer{token, http.DefaultTransport}}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cs, err := sdk.NewClient(&sdk.Implementation{Name: "e2e-http", Version: "1"}, nil).Connect(ctx, tr, nil)
+	if err != nil {
+		t.Fatalf("connecting to %s: %v", endpoint, err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return cs
+}
+
+// TestMCPBrowserHTTP: streamable HTTP on loopback; each client has its own
+// browser sessions.
+func TestMCPBrowserHTTP(t *testing.T) {
+	dir := browserProject(t)
+	endpoint := startMCPHTTP(t, dir, nil)
+	a := httpClient(t, endpoint, "")
+	b := httpClient(t, endpoint, "")
+	login := callOK(t, a, "browser_navigate", map[string]any{"url": "/login"})
+	callOK(t, a, "browser_fill_form", map[string]any{"fields": []map[string]any{
+		{"target": refOf(t, login, "textbox", "Username"), "value": "demo"},
+		{"target": refOf(t, login, "textbox", "Password"), "value": "secret"},
+	}})
+	if w := callOK(t, a, "browser_click", map[string]any{"selector": "button[type=submit]"}); !strings.Contains(w, "Welcome, demo!") {
+		t.Fatalf("client a did not log in:\n%s", w)
+	}
+	// Same session name, other client: another browser context.
+	if got := callOK(t, b, "browser_navigate", map[string]any{"url": "/welcome"}); strings.Contains(got, "Welcome, demo!") {
+		t.Errorf("client b sees client a's login:\n%s", got)
+	}
+	if got := callOK(t, b, "session_export", nil); strings.Contains(got, "Log in") {
+		t.Errorf("client b's recording holds client a's steps:\n%s", got)
+	}
+}
+
+// TestMCPHTTPToken: a non-loopback bind needs a token; requests without
+// it get 401.
+func TestMCPHTTPToken(t *testing.T) {
+	dir := t.TempDir()
+	r := ferridriver(t, dir, "mcp", "--transport", "http", "--host", "0.0.0.0", "--port", strconv.Itoa(testenv.FreePort(t)))
+	if r.code != 2 || !strings.Contains(r.stderr, "token") {
+		t.Fatalf("binding 0.0.0.0 without a token: exit %d, want 2 and a message about the token:\n%s", r.code, r.stderr)
+	}
+	endpoint := startMCPHTTP(t, dir, []string{"FERRIDRIVER_MCP_TOKEN=s3cret"}, "--host", "0.0.0.0")
+	for _, auth := range []string{"", "Bearer wrong"} {
+		req, _ := http.NewRequest("POST", endpoint, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		if auth != "" {
+			req.Header.Set("Authorization", auth)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusUnauthorized {
+			t.Errorf("Authorization %q: status %d, want 401", auth, resp.StatusCode)
+		}
+	}
+	cs := httpClient(t, endpoint, "s3cret")
+	if names := toolNames(t, cs); !names["browser_navigate"] {
+		t.Errorf("with the token, tools/list lacks browser_navigate: %v", names)
 	}
 }
