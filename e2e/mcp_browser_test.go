@@ -369,3 +369,74 @@ func TestMCPHTTPToken(t *testing.T) {
 		t.Errorf("with the token, tools/list lacks browser_navigate: %v", names)
 	}
 }
+
+// TestMCPBrowserDialogsTabsAndLogs: dialogs wait for browser_handle_dialog
+// (recorded before the action that opened them), new tabs are listed and
+// selected, and the console, network, evaluate and screenshot tools work.
+func TestMCPBrowserDialogsTabsAndLogs(t *testing.T) {
+	dir := browserProject(t)
+	cs, _ := mcpClient(t, dir, nil)
+	page := callOK(t, cs, "browser_navigate", map[string]any{"url": "/dialogs.html"})
+	opened := callOK(t, cs, "browser_click", map[string]any{"ref": refOf(t, page, "button", "Show prompt")})
+	if !strings.Contains(opened, `Dialog: a prompt dialog opened: "What is your name?"`) {
+		t.Fatalf("click should report the open prompt:\n%s", opened)
+	}
+	if blocked := mcpCall(t, cs, "browser_snapshot", nil); !blocked.IsError || !strings.Contains(resultText(blocked, 0), "browser_handle_dialog") {
+		t.Errorf("while a dialog is open, tools should say to handle it: %s", resultText(blocked, 0))
+	}
+	answered := callOK(t, cs, "browser_handle_dialog", map[string]any{"accept": true, "promptText": "Ada"})
+	if !strings.Contains(answered, "Hello, Ada!") {
+		t.Errorf("after answering the prompt, want its effect in the snapshot:\n%s", answered)
+	}
+	callOK(t, cs, "browser_click", map[string]any{"role": "button", "name": "Show confirm"})
+	if got := callOK(t, cs, "browser_handle_dialog", map[string]any{"accept": false}); !strings.Contains(got, "Cancelled") {
+		t.Errorf("dismissing the confirm:\n%s", got)
+	}
+	exported := callOK(t, cs, "session_export", nil)
+	wantOrder := []string{
+		`When I accept the next prompt with "Ada"`,
+		`And I click 'role=button[name="Show prompt"]'`,
+		`And I dismiss the next dialog`,
+		`And I click 'role=button[name="Show confirm"]'`,
+	}
+	at := 0
+	for _, w := range wantOrder {
+		i := strings.Index(exported[at:], w)
+		if i < 0 {
+			t.Fatalf("export lacks %q after position %d:\n%s", w, at, exported)
+		}
+		at += i + len(w)
+	}
+
+	callOK(t, cs, "browser_evaluate", map[string]any{"function": "() => { console.log('hello from the page'); return 1 }"})
+	if got := callOK(t, cs, "browser_console_messages", nil); !strings.Contains(got, "[log] hello from the page") {
+		t.Errorf("console messages:\n%s", got)
+	}
+	if got := callOK(t, cs, "browser_evaluate", map[string]any{"function": "() => document.title"}); !strings.Contains(got, `"Dialogs · Demo app"`) {
+		t.Errorf("evaluate:\n%s", got)
+	}
+	if got := callOK(t, cs, "browser_network_requests", nil); !strings.Contains(got, "/dialogs.html => 200") {
+		t.Errorf("network requests:\n%s", got)
+	}
+	shot := mcpCall(t, cs, "browser_take_screenshot", nil)
+	if len(shot.Content) < 2 {
+		t.Fatalf("screenshot: no image: %v", shot.Content)
+	}
+	if img, ok := shot.Content[1].(*sdk.ImageContent); !ok || img.MIMEType != "image/png" || len(img.Data) < 100 {
+		t.Errorf("screenshot content: %#v", shot.Content[1])
+	}
+
+	popup := callOK(t, cs, "browser_navigate", map[string]any{"url": "/popup.html"})
+	clicked := callOK(t, cs, "browser_click", map[string]any{"ref": refOf(t, popup, "link", "Open in new tab")})
+	if !strings.Contains(clicked, "A new tab opened") {
+		t.Errorf("click should say a tab opened:\n%s", clicked)
+	}
+	tabs := callOK(t, cs, "browser_tabs", map[string]any{"action": "list"})
+	if !strings.Contains(tabs, "*[0]") || !strings.Contains(tabs, "[1] ") {
+		t.Errorf("tabs:\n%s", tabs)
+	}
+	sel := callOK(t, cs, "browser_tabs", map[string]any{"action": "select", "index": 1})
+	if !strings.Contains(sel, "When I switch to tab 2") || !strings.Contains(sel, "popup-content.html") {
+		t.Errorf("select tab:\n%s", sel)
+	}
+}

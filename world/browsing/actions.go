@@ -240,6 +240,8 @@ type op struct {
 	note  string // why there is no step
 	do    func() error
 	mode  SnapMode
+	// mayOpenTab: wait a moment for a tab the action may open.
+	mayOpenTab bool
 }
 
 // perform runs o with the session's turn held by the caller: the work
@@ -253,6 +255,12 @@ func (ss *Session) perform(ctx context.Context, o op) (*Result, error) {
 	for len(ch) > 0 {
 		<-ch
 	}
+	pageCh := ss.pageCh
+	if pageCh != nil {
+		for len(pageCh) > 0 {
+			<-pageCh
+		}
+	}
 	done := make(chan error, 1)
 	go func() { done <- o.do() }()
 	res := &Result{Code: o.code, NotRecorded: o.note}
@@ -261,6 +269,12 @@ func (ss *Session) perform(ctx context.Context, o op) (*Result, error) {
 	case err := <-done:
 		if err != nil {
 			return nil, ss.explain(err)
+		}
+		if o.mayOpenTab && pageCh != nil {
+			select {
+			case <-pageCh:
+			case <-time.After(popupWait):
+			}
 		}
 	case <-ch:
 		d := ss.openDialog()
@@ -291,8 +305,15 @@ func (ss *Session) record(res *Result, steps []Step) {
 	}
 }
 
-// current returns the current tab, creating the context if needed.
-func (ss *Session) current(ctx context.Context) (*tab, error) { return ss.ensure(ctx) }
+// current returns the current tab, creating the context if needed. While
+// a dialog is open the page's scripts are paused, so every call on the
+// page would wait: the agent is told to handle the dialog first.
+func (ss *Session) current(ctx context.Context) (*tab, error) {
+	if d := ss.openDialog(); d != nil {
+		return nil, fmt.Errorf("a %s dialog is open (%q): handle it first with browser_handle_dialog", d.Type(), d.Message())
+	}
+	return ss.ensure(ctx)
+}
 
 // Navigate opens url (relative URLs resolve against [browser] baseURL).
 func (ss *Session) Navigate(ctx context.Context, url string, mode SnapMode) (*Result, error) {
@@ -397,7 +418,7 @@ func (ss *Session) Click(ctx context.Context, tg Target, o ClickOptions, mode Sn
 		code += "{ " + strings.Join(args, ", ") + " }"
 	}
 	code += ");"
-	p := op{code: code, mode: mode}
+	p := op{code: code, mode: mode, mayOpenTab: true}
 	if len(o.Modifiers) > 0 || o.Button == "middle" {
 		p.note = "no built-in step clicks with modifier keys or the middle button"
 	} else {

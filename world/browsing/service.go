@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"sort"
 	"sync"
+	"time"
 
 	"github.com/playwright-community/playwright-go"
 
@@ -128,16 +129,22 @@ type Session struct {
 	steps []Step
 	// pending is an action blocked by a dialog it opened.
 	pending *pendingAction
+	// pageCh is signalled when the context opens a page.
+	pageCh chan struct{}
 
 	// Written by the browser's event handlers, so under logMu:
 	logMu    sync.Mutex
-	newPages []playwright.Page
 	console  []ConsoleMessage
 	network  []*NetworkRequest
 	netByReq map[playwright.Request]*NetworkRequest
 	dialog   playwright.Dialog
 	dialogCh chan struct{}
 }
+
+// popupWait is how long a click waits for a tab it may have opened (a
+// target=_blank link's tab appears shortly after the click returns), so
+// that the result can say so.
+const popupWait = 300 * time.Millisecond
 
 // Name is the session's name.
 func (ss *Session) Name() string { return ss.name }
@@ -203,8 +210,9 @@ func (ss *Session) reset() {
 		go func() { _, _ = ws.Close(false) }()
 	}
 	ss.ws, ss.bctx, ss.tabs, ss.cur, ss.pending = nil, nil, nil, 0, nil
+	ss.pageCh = nil
 	ss.logMu.Lock()
-	ss.newPages, ss.dialog = nil, nil
+	ss.dialog = nil
 	ss.logMu.Unlock()
 }
 
@@ -237,11 +245,13 @@ func (ss *Session) ensure(ctx context.Context) (*tab, error) {
 		ss.netByReq = map[playwright.Request]*NetworkRequest{}
 		ss.dialogCh = make(chan struct{}, 16)
 		ss.logMu.Unlock()
+		pageCh := make(chan struct{}, 1)
+		ss.pageCh = pageCh
 		bctx.OnPage(func(p playwright.Page) {
-			ss.logMu.Lock()
-			ss.newPages = append(ss.newPages, p)
-			ss.logMu.Unlock()
-			ss.watch(p)
+			select {
+			case pageCh <- struct{}{}:
+			default:
+			}
 		})
 		ss.watch(page)
 		ss.tabs = []*tab{{page: page, refs: newRefs()}}
@@ -262,14 +272,11 @@ func (ss *Session) ensure(ctx context.Context) (*tab, error) {
 	return ss.tabs[ss.cur], nil
 }
 
-// syncTabs adds the pages opened since the last call and drops closed
-// ones, keeping the current tab when it is still open.
+// syncTabs adds the pages opened since the last call (popups, target
+// _blank links, pages scripts opened) and drops closed ones, keeping the
+// current tab when it is still open.
 func (ss *Session) syncTabs() {
-	ss.logMu.Lock()
-	fresh := ss.newPages
-	ss.newPages = nil
-	ss.logMu.Unlock()
-	for _, p := range fresh {
+	for _, p := range ss.bctx.Pages() {
 		known := false
 		for _, t := range ss.tabs {
 			if t.page == p {
@@ -277,6 +284,7 @@ func (ss *Session) syncTabs() {
 			}
 		}
 		if !known {
+			ss.watch(p)
 			ss.tabs = append(ss.tabs, &tab{page: p, refs: newRefs()})
 		}
 	}
