@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -439,4 +440,91 @@ func TestMCPBrowserDialogsTabsAndLogs(t *testing.T) {
 	if !strings.Contains(sel, "When I switch to tab 2") || !strings.Contains(sel, "popup-content.html") {
 		t.Errorf("select tab:\n%s", sel)
 	}
+}
+
+// TestMCPRunBDD: run_bdd runs inline Gherkin with the project's steps on
+// the agent's live page, with a result per scenario and step and progress
+// per scenario.
+func TestMCPRunBDD(t *testing.T) {
+	dir := browserProject(t)
+	testenv.WriteFiles(t, dir, map[string]string{
+		"ferridriver.toml": strings.Replace(readFile(t, filepath.Join(dir, "ferridriver.toml")), "[test]\n", "[test]\nsteps = [\"steps/**/*.ts\"]\n", 1),
+		"steps/heading.ts": `import { Then } from '@cucumber/cucumber'
+import { expect } from '@playwright/test'
+
+Then('the heading is {string}', async function (heading: string) {
+  await expect(this.page.getByRole('heading', { level: 1 })).toHaveText(heading, { timeout: 2000 })
+})
+`,
+	})
+	var mu sync.Mutex
+	var progress []string
+	cs, _ := mcpClientWith(t, dir, nil, &sdk.ClientOptions{ProgressNotificationHandler: func(_ context.Context, r *sdk.ProgressNotificationClientRequest) {
+		mu.Lock()
+		progress = append(progress, r.Params.Message)
+		mu.Unlock()
+	}})
+	login := callOK(t, cs, "browser_navigate", map[string]any{"url": "/login"})
+	callOK(t, cs, "browser_fill_form", map[string]any{"fields": []map[string]any{
+		{"ref": refOf(t, login, "textbox", "Username"), "value": "demo"},
+		{"ref": refOf(t, login, "textbox", "Password"), "value": "secret"},
+	}})
+	callOK(t, cs, "browser_click", map[string]any{"role": "button", "name": "Log in"})
+
+	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
+	defer cancel()
+	params := &sdk.CallToolParams{Name: "run_bdd", Arguments: map[string]any{"gherkin": `Feature: Live
+  Scenario: The agent's page
+    Then the heading is "Welcome, demo!"
+
+  Scenario: A wrong heading
+    Then the heading is "Nope"
+`}}
+	params.SetProgressToken("bdd-1")
+	res, err := cs.CallTool(ctx, params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.IsError {
+		t.Errorf("a failing scenario should make the result an error")
+	}
+	var out struct {
+		Success   bool
+		Scenarios []struct {
+			Name, Status string
+			Steps        []struct{ Text, Status, Error string }
+		}
+	}
+	b, _ := json.Marshal(res.StructuredContent)
+	if err := json.Unmarshal(b, &out); err != nil {
+		t.Fatalf("structured result: %v\n%s", err, resultText(res, 0))
+	}
+	if out.Success || len(out.Scenarios) != 2 {
+		t.Fatalf("want 2 scenarios, one failing:\n%s", resultText(res, 0))
+	}
+	first, second := out.Scenarios[0], out.Scenarios[1]
+	if first.Status != "PASSED" || len(first.Steps) != 1 || first.Steps[0].Text != `the heading is "Welcome, demo!"` {
+		t.Errorf("the first scenario runs on the live (logged-in) page: %+v\n%s", first, resultText(res, 0))
+	}
+	if second.Status != "FAILED" || len(second.Steps) != 1 || !strings.Contains(second.Steps[0].Error, "Nope") {
+		t.Errorf("the second scenario fails with the step's error: %+v", second)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(progress) != 2 || !strings.Contains(progress[0], "The agent's page: PASSED") {
+		t.Errorf("progress per scenario: %q", progress)
+	}
+	// The session goes on after the run, on the same page.
+	if got := callOK(t, cs, "browser_snapshot", nil); !strings.Contains(got, "Welcome, demo!") {
+		t.Errorf("after run_bdd the page is the agent's:\n%s", got)
+	}
+}
+
+func readFile(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }

@@ -156,6 +156,7 @@ func (s *Server) browserTool(t *sdk.Tool, newArgs func() any, run func(ctx conte
 			return errorResult(err.Error()), nil
 		}
 		var out *sdk.CallToolResult
+		ctx = context.WithValue(ctx, requestKey{}, req)
 		err = ss.Do(ctx, func() error {
 			var rerr error
 			out, rerr = run(ctx, ss, args)
@@ -235,4 +236,5 @@ func (s *Server) addBrowserTools() {
 	s.addPageTools()
 	s.addVerifyTools()
 	s.addExportTool()
+	s.addRunBDDTool()
 }

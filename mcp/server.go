@@ -58,8 +58,10 @@ type Options struct {
 	// Version is reported to clients.
 	Version string
 	// Browsing serves the built-in browser tools (browser_*,
-	// session_export); nil leaves them out.
+	// session_export, run_bdd); nil leaves them out.
 	Browsing *browsing.Service
+	// Steps are the project's step-file globs ([test] steps), for run_bdd.
+	Steps []string
 }
 
 // Server is an MCP server for one project. It serves one session (the

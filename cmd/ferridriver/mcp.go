@@ -69,7 +69,7 @@ the client disconnects: persistent processes started by tools are killed.`,
 			srv, err := mcp.New(mcp.Options{
 				Dir: p.dir, Extensions: p.cfg.Extensions, Alias: p.cfg.Bundler.Alias, Env: p.env,
 				ScriptCommands: p.scriptCommands, Timeout: t, NoRunScript: noRunScript,
-				Log: cmd.ErrOrStderr(), Version: version, Browsing: svc,
+				Log: cmd.ErrOrStderr(), Version: version, Browsing: svc, Steps: p.cfg.Test.Steps,
 			})
 			if err != nil {
 				return &ExitError{Code: exitUsage, Err: err}

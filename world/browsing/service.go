@@ -402,3 +402,26 @@ func (ss *Session) Network() []NetworkRequest {
 	}
 	return out
 }
+
+// Launcher is the browser the service's sessions run on.
+func (s *Service) Launcher() *world.Launcher { return s.l }
+
+// Live returns a world session on this session's current tab, for test
+// cases run on the live page (run_bdd). Under turn.
+func (ss *Session) Live(ctx context.Context) (*world.Session, error) {
+	t, err := ss.current(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return ss.ws.Shared(t.page)
+}
+
+// PageState is the current tab's URL and title (when changed) and
+// snapshot, as an action's result carries them. Under turn.
+func (ss *Session) PageState(ctx context.Context, mode SnapMode) (*Result, error) {
+	if _, err := ss.current(ctx); err != nil {
+		return nil, err
+	}
+	res := &Result{}
+	return res, ss.finish(ctx, res, mode)
+}
