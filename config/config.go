@@ -43,6 +43,7 @@ type Config struct {
 	Scripting  Scripting          `mapstructure:"scripting"`
 	Browser    world.Config       `mapstructure:"browser"`
 	WebServer  []webserver.Config `mapstructure:"webServer"`
+	MCP        MCP                `mapstructure:"mcp"`
 
 	// File is the config file that was read ("" when there was none).
 	File string `mapstructure:"-"`
@@ -74,6 +75,14 @@ type Test struct {
 	Format          StringList     `mapstructure:"format"`
 	FormatOptions   map[string]any `mapstructure:"formatOptions"`
 	Shard           string         `mapstructure:"shard"`
+}
+
+// MCP is the [mcp] section: `ferridriver mcp` over HTTP.
+type MCP struct {
+	// Token is the bearer token HTTP clients must send; required when the
+	// server binds to an address other than loopback
+	// (FERRIDRIVER_MCP_TOKEN, --token).
+	Token string `mapstructure:"token"`
 }
 
 // Bundler is the [bundler] section.
@@ -184,6 +193,7 @@ var envKeys = []string{
 	"test.worldparameters",
 	"browser.browser", "browser.headless", "browser.executablepath", "browser.channel", "browser.baseurl",
 	"browser.screenshot", "browser.trace", "browser.perworker", "browser.slowmo",
+	"mcp.token",
 }
 
 func relName(dir, file string) string {

@@ -28,6 +28,7 @@ import (
 
 	"github.com/ferridriver/ferridriver/jsbridge"
 	"github.com/ferridriver/ferridriver/jsbridge/capability"
+	"github.com/ferridriver/ferridriver/world/browsing"
 )
 
 // MaxCallTime caps one extension tool call however often it reports
@@ -63,6 +64,11 @@ type Options struct {
 	Log io.Writer
 	// Version is reported to clients.
 	Version string
+	// Browsing serves the built-in browser tools (browser_*,
+	// session_export, run_bdd); nil leaves them out.
+	Browsing *browsing.Service
+	// Steps are the project's step-file globs ([test] steps), for run_bdd.
+	Steps []string
 }
 
 // Server is an MCP server for one project. It serves one session (the
@@ -74,6 +80,8 @@ type Server struct {
 
 	mu      sync.Mutex
 	exposed map[string]string // name -> JSON of the advertised tool
+
+	browser *browserTools
 }
 
 // New builds the extensions, loads them into the session's VM and
@@ -103,6 +111,10 @@ func New(opts Options) (*Server, error) {
 	})
 	s.session = newSession(&s.opts, set)
 	s.addBuiltins()
+	if opts.Browsing != nil {
+		s.browser = &browserTools{svc: opts.Browsing, armed: map[*sdk.ServerSession]bool{}}
+		s.addBrowserTools()
+	}
 	var report *Report
 	err = s.session.do(context.Background(), func(vm *jsbridge.VM) error {
 		s.syncTools(vm)

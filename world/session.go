@@ -206,6 +206,23 @@ type Session struct {
 	set     *pageSet
 	request playwright.APIRequestContext
 	closed  bool
+	// shared: the context and page belong to another session (Shared);
+	// Close leaves them open.
+	shared bool
+}
+
+// Shared returns a session on s's context whose page is page (one of the
+// context's pages): test cases run through it act on a live page, as an
+// MCP agent left it, and closing it leaves the context and page open. s
+// must have started.
+func (s *Session) Shared(page playwright.Page) (*Session, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.set == nil || s.closed {
+		return nil, errors.New("world: the session has no page yet")
+	}
+	set := &pageSet{slot: s.set.slot, context: s.set.context, page: page}
+	return &Session{l: s.l, worker: s.worker, name: s.name, set: set, shared: true}, nil
 }
 
 // NewSession returns a Session for a test case run by worker (0-based)
@@ -372,7 +389,7 @@ func (s *Session) Close(failed bool) (*Artifacts, error) {
 			errs = append(errs, fmt.Errorf("dispose API request context: %w", err))
 		}
 	}
-	if ps == nil {
+	if ps == nil || s.shared {
 		return art, errors.Join(errs...)
 	}
 	if ps.slot.lost() {

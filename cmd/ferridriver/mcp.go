@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/signal"
 	"syscall"
@@ -10,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ferridriver/ferridriver/mcp"
+	"github.com/ferridriver/ferridriver/world/browsing"
 )
 
 func init() {
@@ -17,10 +19,13 @@ func init() {
 		configFile, dir string
 		timeout         time.Duration
 		noRunScript     bool
+		transport, host string
+		port            int
+		token           string
 	)
 	cmd := &cobra.Command{
 		Use:   "mcp",
-		Short: "Serve the extensions' tools to AI agents over MCP (stdio)",
+		Short: "Serve browser tools and the extensions' tools to AI agents over MCP (stdio or HTTP)",
 		Long: `Run an MCP server on stdin/stdout for one client (Claude Desktop, Claude Code,
 any MCP client). It loads the configured extensions (host "mcp") and serves:
 
@@ -29,7 +34,14 @@ any MCP client). It loads the configured extensions (host "mcp") and serves:
   - ferridriver_extensions: what loaded, with every tool's declared
     capabilities (include_schema: true adds the schemas; action "reload"
     re-reads the files and notifies the client of the new tool list);
-  - run_script: runs JavaScript in the session's VM (omit with --no-run-script).
+  - run_script: runs JavaScript in the session's VM (omit with --no-run-script);
+  - the browser tools (browser_navigate, browser_snapshot, browser_click...,
+    browser_verify_*) and session_export, which returns the session's actions
+    as a feature file of built-in steps (docs/mcp.md).
+
+--transport http serves streamable HTTP on --host:--port (127.0.0.1 by
+default; path /mcp). Another address needs a bearer token (--token, env
+FERRIDRIVER_MCP_TOKEN or [mcp] token); requests without it get 401.
 
 Console output and the server's notes go to stderr. The session ends when
 the client disconnects: persistent processes started by tools are killed.`,
@@ -43,28 +55,43 @@ the client disconnects: persistent processes started by tools are killed.`,
 			if t == 0 {
 				t = -1 // none
 			}
-			srv, err := mcp.New(mcp.Options{
-				Dir: p.dir, Extensions: p.cfg.Extensions, Alias: p.cfg.Bundler.Alias, Env: p.env,
-				ScriptCommands: p.scriptCommands, Timeout: t, NoRunScript: noRunScript,
-				Log: cmd.ErrOrStderr(), Version: version,
-			})
-			if err != nil {
-				return &ExitError{Code: exitUsage, Err: err}
-			}
 			// The session's browser: launched when a tool or script first
-			// touches page/context, closed when the server stops.
+			// touches page/context, closed when the server stops. The
+			// browser tools share its Chromium.
 			browser, err := newScriptBrowser(p.cfg)
 			if err != nil {
 				return &ExitError{Code: exitUsage, Err: err}
 			}
 			defer browser.Close()
+			svc := browsing.NewService(browser.Launcher())
+			defer svc.Close()
+			srv, err := mcp.New(mcp.Options{
+				Dir: p.dir, Extensions: p.cfg.Extensions, Alias: p.cfg.Bundler.Alias, Env: p.env,
+				ScriptCommands: p.scriptCommands, Timeout: t, NoRunScript: noRunScript,
+				Log: cmd.ErrOrStderr(), Version: version, Browsing: svc, Steps: p.cfg.Test.Steps,
+			})
+			if err != nil {
+				return &ExitError{Code: exitUsage, Err: err}
+			}
 			if err := srv.Session().SetBrowser(browser); err != nil {
 				return &ExitError{Code: exitUsage, Err: err}
 			}
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
-			if err := srv.Run(ctx, &mcp.StdioTransport{In: os.Stdin, Out: os.Stdout}); err != nil {
-				return &ExitError{Code: exitFailed, Err: err}
+			switch transport {
+			case "stdio", "":
+				if err := srv.Run(ctx, &mcp.StdioTransport{In: os.Stdin, Out: os.Stdout}); err != nil {
+					return &ExitError{Code: exitFailed, Err: err}
+				}
+			case "http":
+				if token == "" {
+					token = p.cfg.MCP.Token
+				}
+				if err := serveMCPHTTP(ctx, srv, host, port, token, cmd.ErrOrStderr()); err != nil {
+					return err
+				}
+			default:
+				return &ExitError{Code: exitUsage, Err: fmt.Errorf("--transport %q: want stdio or http", transport)}
 			}
 			return nil
 		},
@@ -74,5 +101,9 @@ the client disconnects: persistent processes started by tools are killed.`,
 	fl.StringVar(&dir, "dir", "", "project directory (default: the current directory); useful for clients that cannot set one")
 	fl.DurationVar(&timeout, "timeout", mcp.DefaultTimeout, "limit of one tool call or script run; tools' own timeoutMs apply within it (0: none)")
 	fl.BoolVar(&noRunScript, "no-run-script", false, "do not offer the run_script tool")
+	fl.StringVar(&transport, "transport", "stdio", "stdio or http (streamable HTTP)")
+	fl.StringVar(&host, "host", "127.0.0.1", "address the HTTP transport binds to; other than loopback needs a token")
+	fl.IntVar(&port, "port", 8931, "port of the HTTP transport")
+	fl.StringVar(&token, "token", os.Getenv("FERRIDRIVER_MCP_TOKEN"), "bearer token HTTP clients must send (env FERRIDRIVER_MCP_TOKEN, [mcp] token)")
 	rootCmd.AddCommand(cmd)
 }

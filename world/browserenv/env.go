@@ -44,6 +44,18 @@ type Environment struct {
 	// closing tracks contexts closed in the background after test cases
 	// that leave no artifact, so Close waits for them.
 	closing sync.WaitGroup
+
+	// live, when set, gives every test case its session (a live page
+	// shared with an MCP agent) instead of a fresh context; the launcher
+	// is then not the environment's to close.
+	live func() (*world.Session, error)
+}
+
+// NewLive returns an Environment whose test cases all run on the page
+// live returns (see world.Session.Shared), on the browser of l, which the
+// caller keeps owning: run_bdd runs features on an agent's page.
+func NewLive(l *world.Launcher, live func() (*world.Session, error), opts Options) *Environment {
+	return &Environment{launcher: l, cfg: l.Config(), logf: opts.Logf, live: live}
 }
 
 // Options tune an Environment.
@@ -77,6 +89,9 @@ func (e *Environment) Launcher() *world.Launcher { return e.launcher }
 // the driver (no browser process survives it).
 func (e *Environment) Close() error {
 	e.closing.Wait()
+	if e.live != nil {
+		return nil
+	}
 	return e.launcher.Close()
 }
 
@@ -252,8 +267,17 @@ func (w *worker) BeginTestCase(pickle *messages.Pickle, attempt int) {
 	if attempt > 0 {
 		name += "-retry" + strconv.Itoa(attempt)
 	}
+	s := w.env.launcher.NewSession(w.id, name)
+	if w.env.live != nil {
+		live, err := w.env.live()
+		if err != nil {
+			w.logf("run_bdd: the live page: %v", err)
+		} else {
+			s = live
+		}
+	}
 	w.mu.Lock()
-	w.session = w.env.launcher.NewSession(w.id, name)
+	w.session = s
 	w.mu.Unlock()
 	w.world, w.ownPage, w.userPage, w.cached, w.crashed = nil, false, nil, nil, false
 	w.api.BeginTestCase()

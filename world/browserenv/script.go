@@ -37,6 +37,10 @@ func NewScriptBrowser(cfg world.Config, opts Options) (*ScriptBrowser, error) {
 	return &ScriptBrowser{launcher: l, cfg: cfg}, nil
 }
 
+// Launcher is the browser the script session runs on (the MCP server's
+// browser tools share it: one Chromium per server).
+func (s *ScriptBrowser) Launcher() *world.Launcher { return s.launcher }
+
 // Close closes the session's context, the browser and the driver.
 func (s *ScriptBrowser) Close() error {
 	s.mu.Lock()

@@ -1,0 +1,240 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strings"
+	"sync"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/ferridriver/ferridriver/world/browsing"
+)
+
+// The built-in browser tools (browser_*, session_export) map tool calls
+// onto the browser-session service (world/browsing), one file per family:
+// browser_nav.go, browser_input.go, browser_page.go, browser_verify.go,
+// browser_export.go. This file holds what they share: schemas, the
+// session an argument names, and the text of a result.
+
+// browserTools are the MCP clients' browser sessions: the service, and
+// which client sessions already have their clean-up armed.
+type browserTools struct {
+	svc *browsing.Service
+
+	mu    sync.Mutex
+	armed map[*sdk.ServerSession]bool
+}
+
+// clientKey separates the MCP clients of one server (each HTTP client has
+// its own sessions); their browser contexts close when the client goes.
+func (s *Server) clientKey(req *sdk.CallToolRequest) string {
+	ss := req.Session
+	if ss == nil {
+		return ""
+	}
+	key := ss.ID()
+	bt := s.browser
+	bt.mu.Lock()
+	if !bt.armed[ss] {
+		bt.armed[ss] = true
+		go func() {
+			_ = ss.Wait()
+			bt.svc.CloseClient(key)
+			bt.mu.Lock()
+			delete(bt.armed, ss)
+			bt.mu.Unlock()
+		}()
+	}
+	bt.mu.Unlock()
+	return key
+}
+
+// common are the arguments every browser tool takes.
+type common struct {
+	Session string `json:"session"`
+}
+
+// targetArgs name an element.
+type targetArgs struct {
+	Element  string `json:"element"`
+	Ref      string `json:"ref"`
+	Target   string `json:"target"`
+	Selector string `json:"selector"`
+	Role     string `json:"role"`
+	Name     string `json:"name"`
+}
+
+var refPattern = regexp.MustCompile(`^e\d+$`)
+
+func (a targetArgs) target() browsing.Target {
+	t := browsing.Target{Ref: a.Ref, Selector: a.Selector, Role: a.Role, Name: a.Name}
+	if a.Target != "" && t.Ref == "" && t.Selector == "" {
+		if refPattern.MatchString(a.Target) {
+			t.Ref = a.Target
+		} else {
+			t.Selector = a.Target
+		}
+	}
+	return t
+}
+
+// snapArg is the snapshot wanted in an action's result.
+type snapArg struct {
+	Snapshot string `json:"snapshot"`
+}
+
+func (a snapArg) mode() (browsing.SnapMode, error) {
+	switch a.Snapshot {
+	case "", "diff":
+		return browsing.SnapDiff, nil
+	case "full":
+		return browsing.SnapFull, nil
+	case "none":
+		return browsing.SnapNone, nil
+	}
+	return 0, fmt.Errorf("snapshot must be diff, full or none, not %q", a.Snapshot)
+}
+
+// Schema fragments.
+var (
+	sessionProp = map[string]any{"type": "string", "description": "Browser session to use (its own context: cookies, storage, tabs). Default: \"default\"."}
+	targetProps = map[string]any{
+		"element":  map[string]any{"type": "string", "description": "Human-readable description of the element (for the log)"},
+		"ref":      map[string]any{"type": "string", "description": "Element ref from the latest snapshot, e.g. e12"},
+		"target":   map[string]any{"type": "string", "description": "A ref (e12) or a Playwright selector; same as ref or selector"},
+		"selector": map[string]any{"type": "string", "description": "Playwright selector (css, role=button[name=\"Save\"], text=..., >> chains), instead of ref"},
+		"role":     map[string]any{"type": "string", "description": "ARIA role, with name: finds the element like getByRole, instead of ref"},
+		"name":     map[string]any{"type": "string", "description": "Accessible name for role"},
+	}
+	snapshotProp = map[string]any{"type": "string", "enum": []string{"diff", "full", "none"},
+		"description": "Snapshot in the result: diff (default: what changed since the last snapshot), full, or none"}
+)
+
+// schema builds an object schema from property maps (later ones win) with
+// the session property added.
+func schema(required []string, props ...map[string]any) json.RawMessage {
+	all := map[string]any{"session": sessionProp}
+	for _, p := range props {
+		for k, v := range p {
+			all[k] = v
+		}
+	}
+	s := map[string]any{"type": "object", "properties": all, "additionalProperties": false}
+	if len(required) > 0 {
+		s["required"] = required
+	}
+	b, _ := json.Marshal(s)
+	return b
+}
+
+func withSnapshot(p map[string]any) map[string]any {
+	out := map[string]any{"snapshot": snapshotProp}
+	for k, v := range p {
+		out[k] = v
+	}
+	return out
+}
+
+// browserTool registers a browser tool whose handler gets the named
+// session with its turn held (calls on one session run one at a time).
+// args is the tool's argument struct (embedding common) to decode into.
+func (s *Server) browserTool(t *sdk.Tool, newArgs func() any, run func(ctx context.Context, ss *browsing.Session, args any) (*sdk.CallToolResult, error)) {
+	s.server.AddTool(t, func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+		args := newArgs()
+		if err := decodeArgs(req.Params.Arguments, args); err != nil {
+			return errorResult(fmt.Sprintf("invalid arguments for %s: %v", t.Name, err)), nil
+		}
+		name := ""
+		if c, ok := args.(interface{ session() string }); ok {
+			name = c.session()
+		}
+		ss, err := s.browser.svc.Session(s.clientKey(req), name)
+		if err != nil {
+			return errorResult(err.Error()), nil
+		}
+		var out *sdk.CallToolResult
+		ctx = context.WithValue(ctx, requestKey{}, req)
+		err = ss.Do(ctx, func() error {
+			var rerr error
+			out, rerr = run(ctx, ss, args)
+			return rerr
+		})
+		if err != nil {
+			return errorResult(t.Name + ": " + err.Error()), nil
+		}
+		return out, nil
+	})
+}
+
+func (c *common) session() string { return c.Session }
+
+// textResult renders an action's result for the agent: the code and step,
+// the page when it changed, the tool's output, the snapshot.
+func textResult(r *browsing.Result, err error) (*sdk.CallToolResult, error) {
+	if err != nil {
+		return nil, err
+	}
+	var b strings.Builder
+	if r.Code != "" {
+		fmt.Fprintf(&b, "Code: %s\n", strings.ReplaceAll(r.Code, "\n", "\n      "))
+	}
+	for _, st := range r.Steps {
+		fmt.Fprintf(&b, "Step: %s\n", st)
+	}
+	if r.NotRecorded != "" {
+		fmt.Fprintf(&b, "Not recorded: %s\n", r.NotRecorded)
+	}
+	if r.Modal != "" {
+		fmt.Fprintf(&b, "Dialog: %s\n", r.Modal)
+	}
+	if r.URL != "" || r.Title != "" {
+		fmt.Fprintf(&b, "Page: %s", r.URL)
+		if r.Title != "" {
+			fmt.Fprintf(&b, " (%s)", r.Title)
+		}
+		b.WriteByte('\n')
+	}
+	if r.Output != "" {
+		b.WriteString(r.Output)
+		b.WriteByte('\n')
+	}
+	switch {
+	case r.SnapshotIsDiff && r.Snapshot == "":
+		b.WriteString("Snapshot: unchanged\n")
+	case r.SnapshotIsDiff:
+		b.WriteString("Snapshot changes:\n")
+		b.WriteString(r.Snapshot)
+	case r.Snapshot != "":
+		b.WriteString("Snapshot:\n")
+		b.WriteString(r.Snapshot)
+	}
+	out := &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: strings.TrimRight(b.String(), "\n")}}}
+	if r.Image != nil {
+		out.Content = append(out.Content, &sdk.ImageContent{Data: r.Image, MIMEType: r.ImageMIME})
+	}
+	return out, nil
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// Annotation sets.
+var (
+	annRead     = &sdk.ToolAnnotations{ReadOnlyHint: true, DestructiveHint: ptr(false), OpenWorldHint: ptr(false)}
+	annAct      = &sdk.ToolAnnotations{DestructiveHint: ptr(true), OpenWorldHint: ptr(true)}
+	annSafe     = &sdk.ToolAnnotations{DestructiveHint: ptr(false), OpenWorldHint: ptr(false)}
+	annNavigate = &sdk.ToolAnnotations{DestructiveHint: ptr(false), OpenWorldHint: ptr(true)}
+)
+
+// addBrowserTools registers the browser tools (when the server has a
+// browser).
+func (s *Server) addBrowserTools() {
+	s.addNavTools()
+	s.addInputTools()
+	s.addPageTools()
+	s.addVerifyTools()
+	s.addExportTool()
+	s.addRunBDDTool()
+}

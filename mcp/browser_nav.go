@@ -1,0 +1,62 @@
+package mcp
+
+import (
+	"context"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/ferridriver/ferridriver/world/browsing"
+)
+
+// Navigation: browser_navigate, browser_navigate_back,
+// browser_navigate_forward.
+
+type navigateArgs struct {
+	common
+	snapArg
+	URL string `json:"url"`
+}
+
+type historyArgs struct {
+	common
+	snapArg
+}
+
+func (s *Server) addNavTools() {
+	s.browserTool(&sdk.Tool{
+		Name:  "browser_navigate",
+		Title: "Navigate to a URL",
+		Description: "Opens a URL in the current tab and returns the page snapshot with element refs. A relative URL (/login) " +
+			"resolves against [browser] baseURL. Recorded as `Given I open \"<url>\"`.",
+		InputSchema: schema([]string{"url"}, withSnapshot(map[string]any{
+			"url": map[string]any{"type": "string", "description": "The URL to open (absolute, or relative to baseURL)"},
+		})),
+		Annotations: annNavigate,
+	}, func() any { return &navigateArgs{} }, func(ctx context.Context, ss *browsing.Session, a any) (*sdk.CallToolResult, error) {
+		in := a.(*navigateArgs)
+		if in.URL == "" {
+			return errorResult("browser_navigate: url is required"), nil
+		}
+		mode, err := in.mode()
+		if err != nil {
+			return nil, err
+		}
+		return textResult(ss.Navigate(ctx, in.URL, mode))
+	})
+	for _, h := range []struct{ name, title, which, desc string }{
+		{"browser_navigate_back", "Go back", "back", "Goes back to the previous page in the tab's history. Recorded as `When I go back`."},
+		{"browser_navigate_forward", "Go forward", "forward", "Goes forward in the tab's history. Recorded as `When I go forward`."},
+		{"browser_reload", "Reload", "reload", "Reloads the current page. Recorded as `When I reload the page`."},
+	} {
+		which := h.which
+		s.browserTool(&sdk.Tool{Name: h.name, Title: h.title, Description: h.desc,
+			InputSchema: schema(nil, withSnapshot(nil)), Annotations: annNavigate,
+		}, func() any { return &historyArgs{} }, func(ctx context.Context, ss *browsing.Session, a any) (*sdk.CallToolResult, error) {
+			mode, err := a.(*historyArgs).mode()
+			if err != nil {
+				return nil, err
+			}
+			return textResult(ss.History(ctx, which, mode))
+		})
+	}
+}
