@@ -207,8 +207,28 @@ func (s *Server) addRunBDDTool() {
 			out.Scenarios = append(out.Scenarios, *sc)
 			out.Counts[strings.ToLower(sc.Status)]++
 		}
-		b, _ := json.MarshalIndent(out, "", "  ")
-		text := string(b)
+		// structuredContent carries the result; the text is a summary of
+		// it, so the data is not sent twice.
+		b, _ := json.Marshal(out)
+		var sum strings.Builder
+		fmt.Fprintf(&sum, "run_bdd: %d scenario(s)", len(out.Scenarios))
+		for _, st := range []string{"passed", "failed", "undefined", "ambiguous", "pending", "skipped"} {
+			if n := out.Counts[st]; n > 0 {
+				fmt.Fprintf(&sum, ", %d %s", n, st)
+			}
+		}
+		for _, sc := range out.Scenarios {
+			fmt.Fprintf(&sum, "\n%s %s (%s:%d)", sc.Status, sc.Name, sc.URI, sc.Line)
+			for _, step := range sc.Steps {
+				if step.Error != "" || (step.Status != "PASSED" && step.Status != "SKIPPED") {
+					fmt.Fprintf(&sum, "\n  %s %s", step.Status, step.Text)
+					if step.Error != "" {
+						fmt.Fprintf(&sum, ": %s", firstLine(step.Error))
+					}
+				}
+			}
+		}
+		text := sum.String()
 		if log.Len() > 0 {
 			text += "\n\nConsole output:\n" + log.String()
 		}
@@ -258,4 +278,11 @@ func (l *limitWriter) Write(p []byte) (int, error) {
 		}
 	}
 	return len(p), nil
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
 }

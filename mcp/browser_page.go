@@ -2,7 +2,6 @@ package mcp
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -312,12 +311,7 @@ func (s *Server) addPageTools() {
 			fmt.Fprintf(&b, "%s[%d] %s (%s)\n", cur, t.Index, t.URL, t.Title)
 		}
 		res.Output = strings.TrimSpace(res.Output + "\nTabs:\n" + b.String())
-		out, err := textResult(res, nil)
-		if out != nil {
-			js, _ := json.Marshal(map[string]any{"tabs": tabs})
-			out.StructuredContent = json.RawMessage(js)
-		}
-		return out, err
+		return textResult(res, nil)
 	})
 
 	s.browserTool(&sdk.Tool{
