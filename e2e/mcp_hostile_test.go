@@ -2,12 +2,15 @@ package e2e
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"io"
 	"os/exec"
 	"strings"
 	"testing"
 	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/ferridriver/ferridriver/internal/testenv"
 )
@@ -165,5 +168,36 @@ func TestMCPStdinEOFDuringASpinningCallExits(t *testing.T) {
 		}
 	case <-time.After(20 * time.Second):
 		t.Fatal("the server still runs 20 s after stdin closed (its --timeout is 5 minutes)")
+	}
+}
+
+// Editing an extension file reloads it without a reload call: a new tool
+// is listed after notifications/tools/list_changed; a file that then fails
+// to build keeps its tools and sends nothing (issue 17, item 14; issue 11's
+// hot reload).
+func TestMCPHotReload(t *testing.T) {
+	listChanged := make(chan struct{}, 8)
+	copts := &sdk.ClientOptions{ToolListChangedHandler: func(context.Context, *sdk.ToolListChangedRequest) { listChanged <- struct{}{} }}
+	dir := t.TempDir()
+	testenv.WriteFiles(t, dir, map[string]string{"ferridriver.toml": `extensions = ["ext"]`, "ext/a.ts": `defineTool({ name: "a.one", exposeAsTool: true }, async () => "one");`})
+	cs, stderr := mcpClientWith(t, dir, nil, copts)
+	testenv.WriteFiles(t, dir, map[string]string{"ext/b.ts": `defineTool({ name: "b.two", exposeAsTool: true }, async () => "two");`})
+	select {
+	case <-listChanged:
+	case <-time.After(15 * time.Second):
+		t.Fatalf("no list_changed after adding ext/b.ts\n%s", stderr.String())
+	}
+	if !toolNames(t, cs)["b.two"] {
+		t.Fatal("the new file's tool is not listed")
+	}
+	testenv.WriteFiles(t, dir, map[string]string{"ext/b.ts": `defineTool({ name: "b.two", exposeAsTool: true }, async () => "two"); syntax error (`})
+	waitFor(t, func() bool { return strings.Contains(stderr.String(), "its last good build is still served") })
+	select {
+	case <-listChanged:
+		t.Fatal("list_changed sent though the served tools did not change")
+	default:
+	}
+	if r := mcpCall(t, cs, "b.two", nil); r.IsError || resultText(r, 0) != "two" {
+		t.Fatalf("the broken file's last good tool: %+v", r)
 	}
 }

@@ -293,7 +293,7 @@ func TestMCPProgressAndListChanged(t *testing.T) {
 	}
 	dir := t.TempDir()
 	testenv.WriteFiles(t, dir, map[string]string{"ferridriver.toml": `extensions = ["ext"]`, "ext/tools.ts": mcpExt})
-	cs, _ := mcpClientWith(t, dir, nil, copts)
+	cs, _ := mcpClientWith(t, dir, nil, copts, "--no-watch") // the reload here is explicit
 	if caps := cs.InitializeResult().Capabilities; caps.Tools == nil || !caps.Tools.ListChanged {
 		t.Fatalf("capabilities: %+v", caps)
 	}

@@ -29,9 +29,34 @@ type ExtensionFile struct {
 	// slash-separated.
 	Path string
 	URI  string
-	// Bundle is the compiled file; nil when BuildErr is set.
+	// Bundle is the compiled file; nil when BuildErr is set, unless the
+	// file's last good build is kept (see KeepLastGood).
 	Bundle   *Bundle
 	BuildErr error
+}
+
+// KeepLastGood gives each file of s that failed to build the bundle it had
+// in prev, when it built there: a file being edited keeps serving its
+// last good tools while its error is reported. It returns the URIs of the
+// files that kept an earlier build.
+func (s *ExtensionSet) KeepLastGood(prev *ExtensionSet) []string {
+	if prev == nil {
+		return nil
+	}
+	good := map[string]*Bundle{}
+	for _, f := range prev.Files {
+		if f.Bundle != nil {
+			good[f.Path] = f.Bundle
+		}
+	}
+	var kept []string
+	for _, f := range s.Files {
+		if f.BuildErr != nil && f.Bundle == nil && good[f.Path] != nil {
+			f.Bundle = good[f.Path]
+			kept = append(kept, f.URI)
+		}
+	}
+	return kept
 }
 
 // FileError is an extension file that failed to bundle or to load.
@@ -104,8 +129,12 @@ func (s *ExtensionSet) Load(vm *VM) []*FileError {
 	var errs []*FileError
 	for _, f := range s.Files {
 		if f.BuildErr != nil {
-			errs = append(errs, &FileError{File: f.URI, Err: f.BuildErr})
-			continue
+			if f.Bundle != nil {
+				errs = append(errs, &FileError{File: f.URI, Err: fmt.Errorf("%w (its last good build is still served)", f.BuildErr)})
+			} else {
+				errs = append(errs, &FileError{File: f.URI, Err: f.BuildErr})
+				continue
+			}
 		}
 		if err := vm.Evaluate(f.Bundle, f.URI, vm.opts.LoadTimeout); err != nil {
 			errs = append(errs, &FileError{File: f.URI, Err: err})

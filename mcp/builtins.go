@@ -85,20 +85,12 @@ func (s *Server) extensionsTool(ctx context.Context, req *sdk.CallToolRequest) (
 		switch in.Action {
 		case "", "list":
 		case "reload":
-			set, err := jsbridge.BuildExtensions(s.opts.Dir, s.opts.Extensions, s.opts.Alias)
+			nvm, rep, err := s.reload()
 			if err != nil {
 				buildErr = err
 				return nil
 			}
-			s.session.resetVM()
-			s.session.set = set
-			nvm, err := s.session.ensureVM()
-			if err != nil {
-				return err
-			}
-			vm = nvm
-			a, r, c := s.syncTools(vm)
-			out.Reloaded = &ReloadReport{Added: nonNil(a), Removed: nonNil(r), Changed: nonNil(c), ToolListChanged: len(a)+len(r)+len(c) > 0}
+			vm, out.Reloaded = nvm, rep
 		default:
 			buildErr = fmt.Errorf("unknown action %q (list or reload)", in.Action)
 			return nil
@@ -113,7 +105,30 @@ func (s *Server) extensionsTool(ctx context.Context, req *sdk.CallToolRequest) (
 		return errorResult("ferridriver_extensions: " + buildErr.Error()), nil
 	}
 	b, _ := json.Marshal(out)
-	return jsonText(b), nil
+	res := jsonText(b)
+	// A reload that met errors says so: the report's errors name the files.
+	res.IsError = out.Reloaded != nil && len(out.Report.Errors) > 0
+	return res, nil
+}
+
+// reload rebuilds the extension files and loads them into a fresh VM; a
+// file that no longer builds keeps its last good build (and is reported).
+// It syncs the served tools, which sends notifications/tools/list_changed
+// only when they changed. Session goroutine only.
+func (s *Server) reload() (*jsbridge.VM, *ReloadReport, error) {
+	set, err := jsbridge.BuildExtensions(s.opts.Dir, s.opts.Extensions, s.opts.Alias)
+	if err != nil {
+		return nil, nil, err
+	}
+	set.KeepLastGood(s.session.set)
+	s.session.resetVM()
+	s.session.set = set
+	vm, err := s.session.ensureVM()
+	if err != nil {
+		return nil, nil, err
+	}
+	a, r, c := s.syncTools(vm)
+	return vm, &ReloadReport{Added: nonNil(a), Removed: nonNil(r), Changed: nonNil(c), ToolListChanged: len(a)+len(r)+len(c) > 0}, nil
 }
 
 func nonNil(s []string) []string {

@@ -59,6 +59,9 @@ type Options struct {
 	Timeout time.Duration
 	// NoRunScript leaves the run_script built-in out.
 	NoRunScript bool
+	// Watch reloads the extensions when their files change (debounced),
+	// as ferridriver_extensions {action: "reload"} does.
+	Watch bool
 	// Log receives console output of extensions and the server's notes
 	// (never stdout, which carries the protocol). Nil discards them.
 	Log io.Writer
@@ -142,6 +145,11 @@ func (s *Server) SDK() *sdk.Server { return s.server }
 // Run serves the transport until the client disconnects or ctx ends, then
 // closes the session (its persistent processes are killed).
 func (s *Server) Run(ctx context.Context, t sdk.Transport) error {
+	if s.opts.Watch {
+		wctx, stop := context.WithCancel(ctx)
+		defer stop()
+		go s.watch(wctx)
+	}
 	err := s.server.Run(ctx, t)
 	if cerr := s.Close(); err == nil {
 		err = cerr

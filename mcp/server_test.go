@@ -479,3 +479,33 @@ defineTool({ name: "silent", exposeAsTool: true }, () => new Promise((r) => setT
 		t.Fatalf("the silent tool was stopped after %s", took)
 	}
 }
+
+// A file that stops building keeps serving its last good tools, the reload
+// says what failed (isError), and the tool list does not change (issue 17,
+// item 14).
+func TestReloadKeepsTheLastGoodToolsOfABrokenFile(t *testing.T) {
+	cs, _, dir := connect(t, map[string]string{"ext/a.ts": `defineTool({ name: "a.one", exposeAsTool: true }, async () => "one");`}, Options{}, nil)
+	testenv.WriteFiles(t, dir, map[string]string{"ext/a.ts": `defineTool({ name: "a.one", exposeAsTool: true }, async () => "one"); this is not TypeScript (`})
+	r := call(t, cs, "ferridriver_extensions", map[string]any{"action": "reload"})
+	var rep struct {
+		Errors   []struct{ File, Message string }
+		Reloaded ReloadReport
+	}
+	if err := json.Unmarshal([]byte(text(r, 0)), &rep); err != nil {
+		t.Fatal(err, text(r, 0))
+	}
+	if !r.IsError || len(rep.Errors) != 1 || rep.Errors[0].File != "ext/a.ts" || !strings.Contains(rep.Errors[0].Message, "its last good build is still served") {
+		t.Fatalf("reload of a broken file: isError=%v %s", r.IsError, text(r, 0))
+	}
+	if rep.Reloaded.ToolListChanged || len(rep.Reloaded.Removed) != 0 {
+		t.Fatalf("the broken file's tools were dropped: %s", text(r, 0))
+	}
+	if r := call(t, cs, "a.one", nil); r.IsError || text(r, 0) != "one" {
+		t.Fatalf("last good tool: %q", text(r, 0))
+	}
+	testenv.WriteFiles(t, dir, map[string]string{"ext/a.ts": `defineTool({ name: "a.one", exposeAsTool: true }, async () => "one"); defineTool({ name: "a.two", exposeAsTool: true }, async () => "two");`})
+	r = call(t, cs, "ferridriver_extensions", map[string]any{"action": "reload"})
+	if r.IsError || !strings.Contains(text(r, 0), `"added":["a.two"]`) || !strings.Contains(text(r, 0), `"errors":[]`) {
+		t.Fatalf("reload after the fix: %s", text(r, 0))
+	}
+}
