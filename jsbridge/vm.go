@@ -17,6 +17,7 @@ import (
 	"io"
 	"os"
 	"sort"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -301,7 +302,31 @@ func (vm *VM) installGlobals() error {
 	fdModule.Set("host", vm.opts.Host)
 	fdModule.Set("version", Version)
 	vm.ferridriver = fdModule
-	return vm.runInits()
+	if err := vm.runInits(); err != nil {
+		return err
+	}
+	vm.nameNativeGlobals()
+	return nil
+}
+
+// nameNativeGlobals gives the global functions implemented in Go (Buffer,
+// URL...) their JavaScript names: goja names them after the Go method
+// ("github.com/dop251/goja_nodejs/buffer.(*Buffer).ctor-fm"), which error
+// messages and constructor.name would otherwise show.
+func (vm *VM) nameNativeGlobals() {
+	g := vm.rt.GlobalObject()
+	for _, key := range g.Keys() {
+		fn, ok := g.Get(key).(*goja.Object)
+		if !ok {
+			continue
+		}
+		if _, isFn := goja.AssertFunction(fn); !isFn {
+			continue
+		}
+		if n := fn.Get("name"); n != nil && (strings.Contains(n.String(), "/") || strings.Contains(n.String(), "(*")) {
+			fn.DefineDataProperty("name", vm.rt.ToValue(key), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_TRUE)
+		}
+	}
 }
 
 // Version is the ferridriver version reported to JS (ferridriver.version).

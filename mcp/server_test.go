@@ -509,3 +509,13 @@ func TestReloadKeepsTheLastGoodToolsOfABrokenFile(t *testing.T) {
 		t.Fatalf("reload after the fix: %s", text(r, 0))
 	}
 }
+
+// Globals implemented in Go have their JavaScript names, not Go's (issue
+// 17, item 13).
+func TestNativeGlobalsHaveJSNames(t *testing.T) {
+	cs, _, _ := connect(t, map[string]string{"ext/demo.ts": demoExt}, Options{}, nil)
+	r := call(t, cs, "run_script", map[string]any{"source": `return [Buffer.name, URL.name, String(Buffer), Buffer.from("x").constructor.name].join("|")`})
+	if !strings.Contains(text(r, 0), `"value":"Buffer|URL|function Buffer() { [native code] }|Buffer"`) {
+		t.Fatalf("native names: %s", text(r, 0))
+	}
+}
