@@ -26,6 +26,17 @@ type rawMCP struct {
 
 func startRawMCP(t *testing.T) *rawMCP {
 	t.Helper()
+	m := startRawMCPUninitialized(t)
+	m.send(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`)
+	if r := m.reply(); !strings.Contains(r, `"serverInfo"`) {
+		t.Fatalf("initialize: %s", r)
+	}
+	m.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	return m
+}
+
+func startRawMCPUninitialized(t *testing.T) *rawMCP {
+	t.Helper()
 	dir := t.TempDir()
 	testenv.WriteFiles(t, dir, map[string]string{
 		"ferridriver.toml": `extensions = ["ext"]`,
@@ -70,11 +81,6 @@ defineTool({ name: "spin", exposeAsTool: true }, async () => { for (;;) {} });`,
 			t.Logf("stderr:\n%s", stderr.String())
 		}
 	})
-	m.send(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`)
-	if r := m.reply(); !strings.Contains(r, `"serverInfo"`) {
-		t.Fatalf("initialize: %s", r)
-	}
-	m.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
 	return m
 }
 
@@ -199,5 +205,19 @@ func TestMCPHotReload(t *testing.T) {
 	}
 	if r := mcpCall(t, cs, "b.two", nil); r.IsError || resultText(r, 0) != "two" {
 		t.Fatalf("the broken file's last good tool: %+v", r)
+	}
+}
+
+// A request before initialize is an invalid request (-32600) with its id,
+// not an error with code 0; initialize then works (issue 17, item 1).
+func TestMCPRequestBeforeInitialize(t *testing.T) {
+	m := startRawMCPUninitialized(t)
+	m.send(`{"jsonrpc":"2.0","id":"early","method":"tools/list"}`)
+	if r := m.reply(); !strings.Contains(r, `"id":"early"`) || !strings.Contains(r, `"code":-32600`) || !strings.Contains(r, "before initialize") {
+		t.Fatalf("request before initialize: %s", r)
+	}
+	m.send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`)
+	if r := m.reply(); !strings.Contains(r, `"serverInfo"`) {
+		t.Fatalf("initialize after the refusal: %s", r)
 	}
 }

@@ -50,6 +50,9 @@ type lineConn struct {
 	lines  chan lineOrErr
 	closed chan struct{}
 	once   sync.Once
+	// initialized is set once an initialize request went through; Read
+	// goroutine only.
+	initialized bool
 }
 
 // readLoop sends each line of r (without its newline) to c.lines; a line
@@ -122,6 +125,18 @@ func (c *lineConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 			continue
 		}
 		msg, id, code, why := decodeFrame(line)
+		if req, ok := msg.(*jsonrpc.Request); ok && !c.initialized {
+			switch {
+			case req.Method == "initialize":
+				c.initialized = true
+			case req.Method == "ping":
+			case req.IsCall():
+				c.reject(id, jsonrpc.CodeInvalidRequest, fmt.Sprintf("Invalid request: %q before initialize (send initialize first)", req.Method))
+				continue
+			default:
+				continue // a notification before initialize: nothing to do
+			}
+		}
 		if msg != nil {
 			return msg, nil
 		}
@@ -157,6 +172,11 @@ func decodeFrame(line []byte) (msg jsonrpc.Message, id json.RawMessage, code int
 	if usableID(f.ID) {
 		id = f.ID
 	}
+	defer func() {
+		if msg != nil {
+			id = f.ID // the caller may answer a valid message itself
+		}
+	}()
 	switch {
 	case f.JSONRPC == nil || *f.JSONRPC != "2.0":
 		return nil, id, jsonrpc.CodeInvalidRequest, `Invalid request: "jsonrpc" must be "2.0"`
