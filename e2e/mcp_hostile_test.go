@@ -40,7 +40,7 @@ func startRawMCPUninitialized(t *testing.T) *rawMCP {
 	dir := t.TempDir()
 	testenv.WriteFiles(t, dir, map[string]string{
 		"ferridriver.toml": `extensions = ["ext"]`,
-		"ext/echo.ts": `defineTool({ name: "echo", exposeAsTool: true }, async ({ args }) => args);
+		"ext/echo.ts": `defineTool({ name: "echo", exposeAsTool: true, annotations: { readOnlyHint: true } }, async ({ args }) => args);
 defineTool({ name: "spin", exposeAsTool: true }, async () => { for (;;) {} });`,
 	})
 	cmd := exec.Command(binary, "mcp")
@@ -220,4 +220,32 @@ func TestMCPRequestBeforeInitialize(t *testing.T) {
 	if r := m.reply(); !strings.Contains(r, `"serverInfo"`) {
 		t.Fatalf("initialize after the refusal: %s", r)
 	}
+}
+
+// Declared annotations are advertised as declared, nothing added (issue
+// 17, item 12).
+func TestMCPAnnotationsAsDeclared(t *testing.T) {
+	m := startRawMCP(t)
+	m.send(`{"jsonrpc":"2.0","id":"l","method":"tools/list"}`)
+	r := m.reply()
+	var res struct {
+		Result struct {
+			Tools []struct {
+				Name        string          `json:"name"`
+				Annotations json.RawMessage `json:"annotations"`
+			} `json:"tools"`
+		} `json:"result"`
+	}
+	if err := json.Unmarshal([]byte(r), &res); err != nil {
+		t.Fatal(err, r)
+	}
+	for _, tl := range res.Result.Tools {
+		if tl.Name == "echo" {
+			if string(tl.Annotations) != `{"readOnlyHint":true}` {
+				t.Fatalf("echo's annotations: %s", tl.Annotations)
+			}
+			return
+		}
+	}
+	t.Fatalf("echo not listed: %s", r)
 }

@@ -20,6 +20,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"sort"
 	"sync"
 	"time"
@@ -83,6 +84,9 @@ type Server struct {
 
 	mu      sync.Mutex
 	exposed map[string]string // name -> JSON of the advertised tool
+	// annotations are the exposed tools' annotations as declared (see
+	// declaredAnnotationsMiddleware).
+	annotations map[string]json.RawMessage
 
 	browser *browserTools
 }
@@ -112,6 +116,7 @@ func New(opts Options) (*Server, error) {
 		Logger:       slog.New(slog.NewTextHandler(opts.Log, &slog.HandlerOptions{Level: slog.LevelWarn})),
 		Capabilities: &sdk.ServerCapabilities{Tools: &sdk.ToolCapabilities{ListChanged: true}},
 	})
+	s.server.AddReceivingMiddleware(s.declaredAnnotationsMiddleware)
 	s.session = newSession(&s.opts, set)
 	s.addBuiltins()
 	if opts.Browsing != nil {
@@ -217,6 +222,12 @@ func (s *Server) syncTools(vm *jsbridge.VM) (added, removed, changed []string) {
 	}
 	if len(removed) > 0 {
 		s.server.RemoveTools(removed...)
+	}
+	s.annotations = map[string]json.RawMessage{}
+	for _, def := range vm.Registry().Tools {
+		if want[def.Name] != nil && def.Annotations != nil {
+			s.annotations[def.Name] = def.Annotations
+		}
 	}
 	for name, t := range want {
 		b, _ := json.Marshal(t)
@@ -333,4 +344,53 @@ func progressSender(ctx context.Context, req *sdk.CallToolRequest) (func(jsbridg
 		})
 	}
 	return send, flush
+}
+
+// declaredAnnotationsMiddleware makes tools/list advertise an extension
+// tool's annotations exactly as declared: the SDK's ToolAnnotations type
+// always writes idempotentHint (false when the tool did not say), which
+// would put words in the tool's mouth.
+func (s *Server) declaredAnnotationsMiddleware(next sdk.MethodHandler) sdk.MethodHandler {
+	return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
+		res, err := next(ctx, method, req)
+		lr, ok := res.(*sdk.ListToolsResult)
+		if err != nil || method != "tools/list" || !ok {
+			return res, err
+		}
+		s.mu.Lock()
+		ann := maps.Clone(s.annotations)
+		s.mu.Unlock()
+		return listToolsAsDeclared{lr, ann}, nil
+	}
+}
+
+// listToolsAsDeclared is a tools/list result whose tools' annotations are
+// written as their extensions declared them.
+type listToolsAsDeclared struct {
+	*sdk.ListToolsResult
+	annotations map[string]json.RawMessage
+}
+
+func (r listToolsAsDeclared) MarshalJSON() ([]byte, error) {
+	b, err := json.Marshal(r.ListToolsResult)
+	if err != nil || len(r.annotations) == 0 {
+		return b, err
+	}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(b, &m); err != nil {
+		return b, nil
+	}
+	var tools []map[string]json.RawMessage
+	if err := json.Unmarshal(m["tools"], &tools); err != nil {
+		return b, nil
+	}
+	for _, t := range tools {
+		var name string
+		json.Unmarshal(t["name"], &name)
+		if a, ok := r.annotations[name]; ok {
+			t["annotations"] = a
+		}
+	}
+	m["tools"], _ = json.Marshal(tools)
+	return json.Marshal(m)
 }
