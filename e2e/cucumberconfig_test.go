@@ -85,7 +85,7 @@ export const fast = '--tags "not @slow" --fail-fast'
 				}
 				testenv.WriteFiles(t, dir, all)
 				env := []string{"APP_URL=http://from-env"}
-				fd := ferridriverEnv(t, dir, env, append([]string{"bdd", "--format", "message:ferri.ndjson"}, profileArgs...)...)
+				fd := ferridriverWithEnv(t, dir, env, append([]string{"bdd", "--format", "message:ferri.ndjson"}, profileArgs...)...)
 				cj := cucumberJS(t, dir, env, append([]string{"--format", "message:cucumber.ndjson"}, profileArgs...)...)
 				if fd.code != cj.code {
 					t.Errorf("exit code: ferridriver %d, cucumber-js %d\nferridriver: %s%s\ncucumber-js: %s%s", fd.code, cj.code, fd.stdout, fd.stderr, cj.stdout, cj.stderr)
@@ -132,7 +132,7 @@ func TestPrintConfigShowsSources(t *testing.T) {
   "ci": {"tags": "@ci", "worldParameters": {"env": "ci"}}
 }`,
 	})
-	res := ferridriverEnv(t, dir, []string{"FERRIDRIVER_TEST_RETRY=1", "FERRIDRIVER_BROWSER_SLOWMO=5"}, "bdd", "--print-config", "-p", "default", "-p", "ci", "--order", "reverse")
+	res := ferridriverWithEnv(t, dir, []string{"FERRIDRIVER_TEST_RETRY=1", "FERRIDRIVER_BROWSER_SLOWMO=5"}, "bdd", "--print-config", "-p", "default", "-p", "ci", "--order", "reverse")
 	if res.code != 0 {
 		t.Fatalf("exit %d: %s%s", res.code, res.stdout, res.stderr)
 	}

@@ -34,35 +34,8 @@ func cucumberJS(t *testing.T, dir string, env []string, args ...string) runResul
 	}
 	cmd := exec.Command(node, append([]string{filepath.Join(nm, "@cucumber", "cucumber", "bin", "cucumber.js")}, args...)...)
 	cmd.Dir = dir
-	var out, errb limitedBuffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
 	cmd.Env = append(append(os.Environ(), "NO_COLOR=1", "FORCE_COLOR=0"), env...)
-	err := cmd.Run()
-	code := 0
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatalf("running cucumber-js %v: %v", args, err)
-	}
-	return runResult{code: code, stdout: out.String(), stderr: errb.String()}
-}
-
-// ferridriverEnv runs the binary in dir with extra environment variables.
-func ferridriverEnv(t *testing.T, dir string, env []string, args ...string) runResult {
-	t.Helper()
-	cmd := exec.Command(binary, args...)
-	cmd.Dir = dir
-	var out, errb limitedBuffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	cmd.Env = append(append(os.Environ(), "NO_COLOR=1"), env...)
-	err := cmd.Run()
-	code := 0
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatalf("running ferridriver %v: %v", args, err)
-	}
-	return runResult{code: code, stdout: out.String(), stderr: errb.String()}
+	return runCommand(t, cmd, "cucumber-js")
 }
 
 // scenarioOutcomes reads a message stream and returns, per scenario name,

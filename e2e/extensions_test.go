@@ -22,17 +22,8 @@ func ferridriverWithEnv(t testing.TB, dir string, env []string, args ...string) 
 	t.Helper()
 	cmd := exec.Command(binary, args...)
 	cmd.Dir = dir
-	var out, errb limitedBuffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
 	cmd.Env = append(append(os.Environ(), "NO_COLOR=1"), env...)
-	err := cmd.Run()
-	code := 0
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatalf("running ferridriver %v: %v", args, err)
-	}
-	return runResult{code: code, stdout: out.String(), stderr: errb.String()}
+	return runCommand(t, cmd, "ferridriver")
 }
 
 func wantContains(t *testing.T, what, got string, wants ...string) {

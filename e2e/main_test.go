@@ -45,15 +45,22 @@ func ferridriver(t testing.TB, dir string, args ...string) runResult {
 	t.Helper()
 	cmd := exec.Command(binary, args...)
 	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "NO_COLOR=1")
+	return runCommand(t, cmd, "ferridriver")
+}
+
+// runCommand runs cmd (its Env set by the caller), keeping the first
+// 4 MiB of its stdout and stderr; a command that cannot start fails t.
+func runCommand(t testing.TB, cmd *exec.Cmd, name string) runResult {
+	t.Helper()
 	var out, errb limitedBuffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
-	cmd.Env = append(os.Environ(), "NO_COLOR=1")
 	err := cmd.Run()
 	code := 0
 	if ee, ok := err.(*exec.ExitError); ok {
 		code = ee.ExitCode()
 	} else if err != nil {
-		t.Fatalf("running ferridriver %v: %v", args, err)
+		t.Fatalf("running %s %v: %v", name, cmd.Args[1:], err)
 	}
 	return runResult{code: code, stdout: out.String(), stderr: errb.String()}
 }
