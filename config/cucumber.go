@@ -2,9 +2,10 @@ package config
 
 import (
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/ferridriver/ferridriver/config/cucumberjs"
@@ -186,7 +187,7 @@ func (cfg *Config) applyCucumber(res *cucumberjs.Result) (map[string]bool, error
 			known[c] = true
 		}
 	}
-	for _, k := range sortedKeys(o) {
+	for _, k := range slices.Sorted(maps.Keys(o)) {
 		if known[k] {
 			continue
 		}
@@ -417,13 +418,4 @@ func describe(v any) string {
 		return "nothing"
 	}
 	return fmt.Sprintf("%T", v)
-}
-
-func sortedKeys(m map[string]any) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }

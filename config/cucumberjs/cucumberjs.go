@@ -17,9 +17,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 	"time"
 
@@ -132,7 +133,7 @@ func Load(dir, file string, profiles []string, env map[string]string) (*Result, 
 	for _, p := range profiles {
 		def, ok := defs[p]
 		if !ok {
-			return nil, fail("requested profile %q doesn't exist (profiles: %s)", p, strings.Join(sortedKeys(defs), ", "))
+			return nil, fail("requested profile %q doesn't exist (profiles: %s)", p, strings.Join(slices.Sorted(maps.Keys(defs)), ", "))
 		}
 		opts, err := parseProfile(def)
 		if err != nil {
@@ -195,7 +196,7 @@ func evaluate(dir, path string, cjs bool, env map[string]string) (map[string]any
 	// process.env is writable here, as in Node: configuration files often
 	// load a .env file into it (dotenv) before reading it.
 	penv := rt.NewObject()
-	for _, k := range sortedStringKeys(env) {
+	for _, k := range slices.Sorted(maps.Keys(env)) {
 		penv.Set(k, env[k])
 	}
 	if proc, ok := rt.Get("process").(*goja.Object); ok {
@@ -352,22 +353,4 @@ func toList(v any) []any {
 		return nil
 	}
 	return []any{v}
-}
-
-func sortedKeys(m map[string]any) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
-}
-
-func sortedStringKeys(m map[string]string) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }
