@@ -37,11 +37,10 @@ type ExtensionFile struct {
 
 // KeepLastGood gives each file of s that failed to build the bundle it had
 // in prev, when it built there: a file being edited keeps serving its
-// last good tools while its error is reported. It returns the URIs of the
-// files that kept an earlier build.
-func (s *ExtensionSet) KeepLastGood(prev *ExtensionSet) []string {
+// last good tools while its error is reported.
+func (s *ExtensionSet) KeepLastGood(prev *ExtensionSet) {
 	if prev == nil {
-		return nil
+		return
 	}
 	good := map[string]*Bundle{}
 	for _, f := range prev.Files {
@@ -49,14 +48,11 @@ func (s *ExtensionSet) KeepLastGood(prev *ExtensionSet) []string {
 			good[f.Path] = f.Bundle
 		}
 	}
-	var kept []string
 	for _, f := range s.Files {
-		if f.BuildErr != nil && f.Bundle == nil && good[f.Path] != nil {
+		if f.BuildErr != nil && f.Bundle == nil {
 			f.Bundle = good[f.Path]
-			kept = append(kept, f.URI)
 		}
 	}
-	return kept
 }
 
 // FileError is an extension file that failed to bundle or to load.
