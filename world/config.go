@@ -53,6 +53,21 @@ type Config struct {
 	// OutputDir receives trace zips (default "test-results", as Playwright).
 	OutputDir string `mapstructure:"outputDir" json:"outputDir,omitempty" toml:"outputDir,omitempty"`
 
+	// Connect is the WebSocket endpoint of a Playwright browser server
+	// (`playwright run-server`, `launch-server`, a browser service):
+	// ferridriver uses that remote browser instead of launching one.
+	Connect string `mapstructure:"connect" json:"connect,omitempty" toml:"connect,omitempty"`
+	// ConnectOverCDP is a Chrome DevTools endpoint (http://host:9222 or a
+	// ws:// URL): a Chrome started with --remote-debugging-port, a grid node.
+	ConnectOverCDP string `mapstructure:"connectOverCDP" json:"connectOverCDP,omitempty" toml:"connectOverCDP,omitempty"`
+	// ConnectHeaders are sent with the connection (e.g. a token:
+	// "Bearer ${TOKEN}" with [browser] values expanded from the environment
+	// by the caller); they are never printed.
+	ConnectHeaders map[string]string `mapstructure:"connectHeaders" json:"-" toml:"connectHeaders,omitempty"`
+	// ConnectTimeout is milliseconds to wait for the connection (nil:
+	// Playwright's default, 0: no limit).
+	ConnectTimeout *float64 `mapstructure:"connectTimeout" json:"connectTimeout,omitempty" toml:"connectTimeout,omitempty"`
+
 	// PerWorker gives each worker its own browser process instead of one
 	// shared by all (slower on few cores; for suites that need it).
 	PerWorker bool `mapstructure:"perWorker" json:"perWorker,omitempty" toml:"perWorker,omitempty"`
@@ -91,6 +106,18 @@ func (c *Config) Validate() error {
 	}
 	if c.Channel != "" && c.BrowserName() != "chromium" {
 		bad("channel", "%q only applies to chromium, not %s", c.Channel, c.Browser)
+	}
+	if c.Connect != "" && c.ConnectOverCDP != "" {
+		bad("connect", "and connectOverCDP are both set: choose one remote browser")
+	}
+	if c.Connect != "" && !strings.HasPrefix(c.Connect, "ws://") && !strings.HasPrefix(c.Connect, "wss://") {
+		bad("connect", "%q is not a WebSocket URL (ws://host:port/path)", c.Connect)
+	}
+	if c.ConnectOverCDP != "" && !strings.Contains(c.ConnectOverCDP, "://") {
+		bad("connectOverCDP", "%q is not a URL (http://host:9222 or ws://...)", c.ConnectOverCDP)
+	}
+	if c.ConnectTimeout != nil && *c.ConnectTimeout < 0 {
+		bad("connectTimeout", "must be >= 0 ms (0 = no limit), got %v", *c.ConnectTimeout)
 	}
 	if c.SlowMo < 0 {
 		bad("slowMo", "must be >= 0 ms, got %v", c.SlowMo)
@@ -158,3 +185,7 @@ func (c *Config) ViewportSize() Viewport {
 	}
 	return *c.Viewport
 }
+
+// Remote reports whether the browser is a remote one (Connect or
+// ConnectOverCDP) rather than launched here.
+func (c *Config) Remote() bool { return c.Connect != "" || c.ConnectOverCDP != "" }

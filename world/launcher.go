@@ -377,6 +377,9 @@ func (l *Launcher) Browser(ctx context.Context, worker int) (playwright.Browser,
 }
 
 func (l *Launcher) launch(slot *browserSlot) error {
+	if l.cfg.Remote() {
+		return l.connect(slot)
+	}
 	ctx := context.Background()
 	// Find the browser first: a missing one is reported without starting
 	// the driver.
@@ -422,6 +425,52 @@ func (l *Launcher) launch(slot *browserSlot) error {
 	l.debugf("%s %s (%s) launched in %v", l.cfg.BrowserName(), b.Version(), where, slot.launchDur.Round(time.Millisecond))
 	l.tracked() // remember the new browser's process group while its leader lives
 	return nil
+}
+
+// ErrRemoteLost is wrapped by errors caused by the connection to a remote
+// browser ([browser] connect or connectOverCDP) dropping.
+var ErrRemoteLost = errors.New("the connection to the remote browser was lost")
+
+// connect attaches slot to the configured remote browser. A dropped
+// connection marks the slot lost, like a crash: the running test case
+// fails and the next use connects again.
+func (l *Launcher) connect(slot *browserSlot) error {
+	drv, err := l.driver(context.Background())
+	if err != nil {
+		return err
+	}
+	start := time.Now()
+	var b playwright.Browser
+	endpoint := l.cfg.Connect
+	if endpoint != "" {
+		b, err = l.browserType(drv.pw).Connect(endpoint, playwright.BrowserTypeConnectOptions{
+			Headers: l.cfg.ConnectHeaders, Timeout: l.cfg.ConnectTimeout, SlowMo: nonZero(l.cfg.SlowMo),
+		})
+	} else {
+		endpoint = l.cfg.ConnectOverCDP
+		b, err = drv.pw.Chromium.ConnectOverCDP(endpoint, playwright.BrowserTypeConnectOverCDPOptions{
+			Headers: l.cfg.ConnectHeaders, Timeout: l.cfg.ConnectTimeout, SlowMo: nonZero(l.cfg.SlowMo),
+		})
+	}
+	if err != nil {
+		return fmt.Errorf("connect to the remote browser at %s: %w", endpoint, err)
+	}
+	slot.driver, slot.browser, slot.launchDur = drv, b, time.Since(start)
+	b.OnDisconnected(func(playwright.Browser) {
+		if !slot.closing.Load() {
+			slot.crashed.Store(true)
+			l.logf("%v (%s); it will be reconnected on next use", ErrRemoteLost, endpoint)
+		}
+	})
+	l.debugf("remote %s %s (%s) connected in %v", l.cfg.BrowserName(), b.Version(), endpoint, slot.launchDur.Round(time.Millisecond))
+	return nil
+}
+
+func nonZero(f float64) *float64 {
+	if f == 0 {
+		return nil
+	}
+	return &f
 }
 
 func (l *Launcher) browserType(pw *playwright.Playwright) playwright.BrowserType {
