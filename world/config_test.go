@@ -2,6 +2,7 @@ package world
 
 import (
 	"context"
+	"errors"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -72,5 +73,28 @@ func TestMissingBrowserIsReportedWithoutStartingTheDriver(t *testing.T) {
 	l.mu.Unlock()
 	if pw != nil {
 		t.Error("the driver was started although the browser is missing")
+	}
+}
+
+// A lost browser is explained by what it was: a crashed local process, or
+// a dropped connection to a remote one (which is reconnected).
+func TestLostErrorSaysWhatHappensNext(t *testing.T) {
+	for _, tc := range []struct {
+		cfg    Config
+		want   string
+		remote bool
+	}{
+		{Config{}, "the browser process exited unexpectedly (crashed or was killed) during this test case; it will be relaunched for the next one (boom)", false},
+		{Config{Connect: "ws://grid:3000/"}, "the connection to the remote browser was lost (ws://grid:3000/) during this test case; it will be reconnected for the next one (boom)", true},
+		{Config{ConnectOverCDP: "http://node:9222"}, "the connection to the remote browser was lost (http://node:9222) during this test case; it will be reconnected for the next one (boom)", true},
+	} {
+		l, err := NewLauncher(tc.cfg, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = l.lostError(errors.New("boom"))
+		if err.Error() != tc.want || !errors.Is(err, ErrBrowserCrashed) || errors.Is(err, ErrRemoteLost) != tc.remote {
+			t.Errorf("%+v: %v", tc.cfg, err)
+		}
 	}
 }

@@ -466,6 +466,36 @@ func (l *Launcher) connect(slot *browserSlot) error {
 	return nil
 }
 
+// lostError says that the browser went away during the running test case
+// and what happens next: relaunched, or for a remote browser, reconnected.
+// It wraps ErrBrowserCrashed (and ErrRemoteLost for a remote browser);
+// cause, when not nil, is the Playwright error that revealed it.
+func (l *Launcher) lostError(cause error) error {
+	msg := ErrBrowserCrashed.Error() + " during this test case; it will be relaunched for the next one"
+	if l.cfg.Remote() {
+		endpoint := l.cfg.Connect
+		if endpoint == "" {
+			endpoint = l.cfg.ConnectOverCDP
+		}
+		msg = fmt.Sprintf("%v (%s) during this test case; it will be reconnected for the next one", ErrRemoteLost, endpoint)
+	}
+	if cause != nil {
+		msg += " (" + cause.Error() + ")"
+	}
+	return &lostError{msg: msg, remote: l.cfg.Remote()}
+}
+
+type lostError struct {
+	msg    string
+	remote bool
+}
+
+func (e *lostError) Error() string { return e.msg }
+
+func (e *lostError) Is(target error) bool {
+	return target == ErrBrowserCrashed || (e.remote && target == ErrRemoteLost)
+}
+
 func nonZero(f float64) *float64 {
 	if f == 0 {
 		return nil

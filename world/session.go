@@ -61,7 +61,7 @@ func (l *Launcher) newPageSet(ctx context.Context, worker int) (*pageSet, error)
 	if err != nil {
 		if slot.lost() || errors.Is(err, playwright.ErrTargetClosed) {
 			slot.crashed.Store(true)
-			return nil, fmt.Errorf("%w: new browser context: %v", ErrBrowserCrashed, err)
+			return nil, l.lostError(fmt.Errorf("new browser context: %v", err))
 		}
 		return nil, fmt.Errorf("new browser context: %w", err)
 	}
@@ -320,7 +320,7 @@ func (s *Session) Explain(err error) error {
 	if err == nil || errors.Is(err, ErrBrowserCrashed) || !s.Crashed() {
 		return err
 	}
-	return fmt.Errorf("%w during this test case; it will be relaunched for the next one (%v)", ErrBrowserCrashed, err)
+	return s.l.lostError(err)
 }
 
 func (s *Session) ensure(ctx context.Context) (*pageSet, error) {
@@ -334,7 +334,7 @@ func (s *Session) ensure(ctx context.Context) (*pageSet, error) {
 	}
 	if s.set != nil {
 		if s.set.slot.lost() {
-			return nil, fmt.Errorf("%w during this test case; it will be relaunched for the next one", ErrBrowserCrashed)
+			return nil, s.l.lostError(nil)
 		}
 		return s.set, nil
 	}
@@ -393,7 +393,7 @@ func (s *Session) Close(failed bool) (*Artifacts, error) {
 		return art, errors.Join(errs...)
 	}
 	if ps.slot.lost() {
-		errs = append(errs, fmt.Errorf("%w during this test case; it will be relaunched for the next one", ErrBrowserCrashed))
+		errs = append(errs, s.l.lostError(nil))
 		return art, errors.Join(errs...)
 	}
 	if s.l.cfg.ScreenshotMode() == ModeOn && !ps.page.IsClosed() {
