@@ -61,7 +61,7 @@ e2e: oracles browser
 test: vet oracles browser race other e2e fuzz
 
 # Build, install what is missing (Chromium, the driver), run the example
-# suite (features/, steps/, ferridriver.toml) against the embedded demo app,
+# suite (features/, its steps in features/support/, ferridriver.toml) against the embedded demo app,
 # which its [[webServer]] starts: progress, then the summary.
 demo: browser
 	$(BIN) bdd

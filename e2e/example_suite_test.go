@@ -156,8 +156,10 @@ When('a typo', async function () { await this.page.gotoo('/') })
 	})
 }
 
-// The example suite's steps type-check against the declarations that
-// `ferridriver init` writes: the types describe what the steps really use.
+// The example suite's steps and the built-in step library type-check
+// against the declarations that `ferridriver init` writes: the types
+// describe what the steps really use, and the library needs nothing but
+// the public API.
 func TestExampleSuiteTypeChecks(t *testing.T) {
 	tsc := filepath.Join(oracles.NodeModules(t), "typescript", "bin", "tsc")
 	if _, err := os.Stat(tsc); err != nil {
@@ -170,8 +172,10 @@ func TestExampleSuiteTypeChecks(t *testing.T) {
 	if err := os.RemoveAll(filepath.Join(dir, "steps")); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.CopyFS(filepath.Join(dir, "steps"), os.DirFS(filepath.Join(oracles.Root(), "steps"))); err != nil {
-		t.Fatal(err)
+	for src, dst := range map[string]string{"features/support": "steps/example", "steps": "steps/library"} {
+		if err := os.CopyFS(filepath.Join(dir, dst), os.DirFS(filepath.Join(oracles.Root(), src))); err != nil {
+			t.Fatal(err)
+		}
 	}
 	if out, err := exec.Command("node", tsc, "--noEmit", "-p", dir).CombinedOutput(); err != nil {
 		t.Fatalf("tsc --noEmit on steps/ with the scaffold's declarations: %v\n%s", err, out)

@@ -258,10 +258,33 @@ func (m *matcher) match(text string) ([]stepMatch, error) {
 			out = append(out, stepMatch{def: i, args: args})
 		}
 	}
+	out = projectFirst(out, m.defs)
 	m.mu.Lock()
 	m.cache[text] = out
 	m.mu.Unlock()
 	return out, nil
+}
+
+// projectFirst drops the built-in library's matches when a project
+// definition matches too: the project's step wins instead of being
+// ambiguous with a built-in phrasing it may not know exists.
+func projectFirst(matches []stepMatch, defs []*jsbridge.StepDef) []stepMatch {
+	project := 0
+	for _, mt := range matches {
+		if !defs[mt.def].Source.IsLibrary() {
+			project++
+		}
+	}
+	if project == 0 || project == len(matches) {
+		return matches
+	}
+	out := make([]stepMatch, 0, project)
+	for _, mt := range matches {
+		if !defs[mt.def].Source.IsLibrary() {
+			out = append(out, mt)
+		}
+	}
+	return out
 }
 
 // stepArgs converts a match's arguments for the JS side.

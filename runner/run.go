@@ -240,7 +240,7 @@ func (r *Run) load() error {
 	entries := append(steps, exts...)
 	sort.Strings(entries)
 	entries = dedupe(entries)
-	b, err := jsbridge.Build(jsbridge.BundleOptions{Entries: entries, Dir: r.opts.Dir, Alias: r.opts.Alias})
+	b, err := jsbridge.Build(jsbridge.BundleOptions{Entries: entries, Dir: r.opts.Dir, Alias: r.opts.Alias, Library: r.opts.Library})
 	if err != nil {
 		return err
 	}

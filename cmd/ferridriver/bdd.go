@@ -14,7 +14,9 @@ import (
 
 	"github.com/ferridriver/ferridriver/config"
 	"github.com/ferridriver/ferridriver/formatters"
+	"github.com/ferridriver/ferridriver/jsbridge"
 	"github.com/ferridriver/ferridriver/runner"
+	"github.com/ferridriver/ferridriver/steps"
 	"github.com/ferridriver/ferridriver/world/webserver"
 )
 
@@ -190,6 +192,15 @@ func interruptContext() (context.Context, func()) {
 	}
 }
 
+// builtinSteps is the built-in step library, unless [test] builtinSteps
+// turns it off.
+func builtinSteps(cfg *config.Config) *jsbridge.Library {
+	if !cfg.Test.BuiltinStepsOrDefault() {
+		return nil
+	}
+	return steps.Library()
+}
+
 // bddOptions merges the configuration and the flags (flags win).
 func bddOptions(cmd *cobra.Command, args []string, f *bddFlags, cfg *config.Config) (runner.Options, []formatters.Spec, map[string]any, error) {
 	t := cfg.Test
@@ -198,6 +209,7 @@ func bddOptions(cmd *cobra.Command, args []string, f *bddFlags, cfg *config.Conf
 		Dir:             cfg.Dir,
 		Paths:           t.Features,
 		Steps:           t.Steps,
+		Library:         builtinSteps(cfg),
 		Extensions:      cfg.Extensions,
 		Alias:           cfg.Bundler.Alias,
 		Tags:            t.Tags,
