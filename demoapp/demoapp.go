@@ -7,7 +7,8 @@
 // Pages: / (index), /login (demo/secret) -> /welcome, /todo.html,
 // /table.html, /dialogs.html, /popup.html (opens /popup-content.html),
 // /slow.html?delay=ms. API: GET/POST /api/todos, DELETE /api/todos/{id},
-// GET /api/slow?ms=N, GET /api/health.
+// GET /api/slow?ms=N, GET /api/health; users, login, echo, status and
+// redirect endpoints are listed in api.go.
 package demoapp
 
 import (
@@ -54,6 +55,7 @@ type app struct {
 	sessions map[string]string // cookie token -> user
 	todos    []todo
 	nextID   int
+	users    users // the users API (api.go)
 }
 
 const cookieName = "demo_session"
@@ -65,6 +67,7 @@ func Handler() http.Handler {
 		sessions: map[string]string{},
 		todos:    []todo{{1, "Read the docs", true}, {2, "Write a feature", false}, {3, "Run ferridriver", false}},
 		nextID:   4,
+		users:    seedUsers(),
 	}
 	static, err := fs.Sub(site, "site")
 	if err != nil {
@@ -86,6 +89,7 @@ func Handler() http.Handler {
 	mux.HandleFunc("POST /api/todos", a.addTodo)
 	mux.HandleFunc("DELETE /api/todos/{id}", a.deleteTodo)
 	mux.HandleFunc("GET /api/slow", slow)
+	a.apiRoutes(mux)
 	mux.HandleFunc("/templates/", http.NotFound)
 	mux.Handle("/", files)
 	return mux
