@@ -376,7 +376,10 @@ export function setPath(root: unknown, path: string, value: unknown): unknown {
     if (i === segs.length - 1) {
       cur[k] = value
     } else {
-      if (cur[k] === undefined || cur[k] === null || typeof cur[k] !== 'object') cur[k] = container(segs[i + 1])
+      if (cur[k] !== undefined && cur[k] !== null && typeof cur[k] !== 'object') {
+        throw new PathError(path, 1, `${formatPath(segs.slice(0, i + 1))} is already ${JSON.stringify(cur[k])}`)
+      }
+      if (cur[k] === undefined || cur[k] === null) cur[k] = container(segs[i + 1])
       cur = cur[k]
     }
   }
