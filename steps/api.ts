@@ -72,7 +72,7 @@ function interpolateJSON(world: object, v: unknown): unknown {
  * typed; a bare $name works where the JSON would otherwise not parse) or
  * from a table of field path | value rows.
  */
-export function jsonBody(world: object, arg: DataTable | string | undefined, step: string): string {
+function jsonBody(world: object, arg: DataTable | string | undefined, step: string): string {
   if (arg === undefined) throw new Error(`"${step}" takes the JSON as a doc string or a table of field | value rows under the step`)
   if (typeof arg !== 'string') {
     let root: unknown = undefined
@@ -83,11 +83,42 @@ export function jsonBody(world: object, arg: DataTable | string | undefined, ste
   try {
     doc = JSON.parse(arg)
   } catch {
-    // Perhaps a bare $name where a value goes: interpolate, then parse.
-    const text = interpolateString(world, arg)
-    return JSON.stringify(parseJSON(text, `the JSON of "${step}"` + (text !== arg ? ` (after $name replacement: ${text})` : '')))
+    // Perhaps a bare $name where a value goes ({ "id": $id }): put the
+    // remembered values in as JSON, then parse.
+    const text = bareReferences(world, arg)
+    doc = parseJSON(text, `the JSON of "${step}"` + (text !== arg ? ` (with remembered values: ${text})` : ''))
   }
   return JSON.stringify(interpolateJSON(world, doc))
+}
+
+/** Replaces the $name references outside JSON strings by their values as JSON. */
+function bareReferences(world: object, text: string): string {
+  let out = ''
+  let inString = false
+  for (let i = 0; i < text.length; ) {
+    const c = text[i]
+    if (inString) {
+      if (c === '\\') {
+        out += text.slice(i, i + 2)
+        i += 2
+        continue
+      }
+      if (c === '"') inString = false
+    } else if (c === '"') {
+      inString = true
+    } else if (c === '$') {
+      const m = /^\$\{[^}]+\}|^\$[A-Za-z_]\w*(?:\.[\w-]+)*/.exec(text.slice(i))
+      if (m) {
+        const v = interpolate(world, m[0])
+        out += v === m[0] ? m[0] : JSON.stringify(v)
+        i += m[0].length
+        continue
+      }
+    }
+    out += c
+    i++
+  }
+  return out
 }
 
 /** A text body: JSON when it parses as a JSON object or array, else text. */
