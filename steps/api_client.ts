@@ -100,7 +100,7 @@ export function fixturePath(p: string): string {
 export function readFixture(p: string): { path: string; data: Uint8Array & { toString(encoding?: string): string } } {
   const path = fixturePath(p)
   if (!existsSync(path)) {
-    throw new Error(`the file ${JSON.stringify(p)} does not exist (looked for ${path}: a fixture path is relative to the feature file's directory)`)
+    throw new StepError(`the file ${JSON.stringify(p)} does not exist (looked for ${path}: a fixture path is relative to the feature file's directory)`)
   }
   return { path, data: readFileSync(path) }
 }
@@ -138,7 +138,7 @@ const absolute = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//
 export function resolveURL(base: string, ref: string): string {
   if (absolute.test(ref)) return ref
   const m = /^([A-Za-z][A-Za-z0-9+.-]*:)\/\/([^/?#]*)([^?#]*)/.exec(base)
-  if (!m) throw new Error(`cannot resolve ${JSON.stringify(ref)} against ${JSON.stringify(base)}: not an absolute URL`)
+  if (!m) throw new StepError(`cannot resolve ${JSON.stringify(ref)} against ${JSON.stringify(base)}: not an absolute URL`)
   const [, scheme, host, basePath] = m
   if (ref.startsWith('//')) return scheme + ref
   const cut = ref.search(/[?#]/)
@@ -173,14 +173,14 @@ export function requestURL(world: any, url: string): string {
   if (st.baseURL !== undefined) {
     let base = st.baseURL
     if (!absolute.test(base)) {
-      if (!world.baseURL) throw new Error(`the API base URL ${JSON.stringify(base)} is relative and there is no [browser] baseURL to resolve it against: set baseURL in ferridriver.toml or make the API base URL absolute`)
+      if (!world.baseURL) throw new StepError(`the API base URL ${JSON.stringify(base)} is relative and there is no [browser] baseURL to resolve it against: set baseURL in ferridriver.toml or make the API base URL absolute`)
       base = resolveURL(world.baseURL, base)
     }
     if (!base.endsWith('/')) base += '/'
     return resolveURL(base, url)
   }
   if (!world.baseURL) {
-    throw new Error(`the URL ${JSON.stringify(url)} is relative and there is no [browser] baseURL to resolve it against: set baseURL in ferridriver.toml or write an absolute URL`)
+    throw new StepError(`the URL ${JSON.stringify(url)} is relative and there is no [browser] baseURL to resolve it against: set baseURL in ferridriver.toml or write an absolute URL`)
   }
   return url
 }
@@ -264,7 +264,7 @@ export async function send(world: any, method: string, url: string): Promise<Exc
   try {
     res = await world.request.fetch(target, options)
   } catch (e: any) {
-    throw stepError(`${method} ${displayURL(world, target)} failed: ${e?.message ?? e}`, 'Error')
+    throw new StepError(`${method} ${displayURL(world, target)} failed: ${e?.message ?? e}`)
   }
   const text = await res.text()
   const ms = Date.now() - started
@@ -302,7 +302,7 @@ function displayURL(world: any, url: string): string {
 /** The last response, or a clear error when no request was sent. */
 export function lastExchange(world: object): Exchange {
   const ex = apiState(world).last
-  if (!ex) throw stepError('no request was sent in this scenario yet: send one first, e.g. When I send a GET request to "/api/health"', 'Error')
+  if (!ex) throw new StepError('no request was sent in this scenario yet: send one first, e.g. When I send a GET request to "/api/health"')
   return ex
 }
 
@@ -316,7 +316,9 @@ export function responseJSON(world: object, subject: string): unknown {
 /** The body as a failure message shows it: JSON compact, text cut. */
 export function bodyExcerpt(ex: Exchange, max = 400): string {
   if (ex.text.trim() === '') return '(empty)'
-  const text = ex.text.trim()
+  let text = ex.text.trim()
+  const lines = text.split('\n')
+  if (lines.length > 8) text = lines.slice(0, 8).join('\n') + '\n...'
   const s = ex.json.ok ? showJSON(ex.json.value, max) : text.length > max ? text.slice(0, max - 3) + '...' : text
   return s.replace(/\n/g, '\n          ')
 }
@@ -330,15 +332,30 @@ export function describeExchange(ex: Exchange): string[] {
   ]
 }
 
+/** A mistake in a feature or its files (a bad URL, a missing fixture...), not a failed check. */
+export class StepError extends Error {}
+
+/** Errors that are the feature's to fix, shown at its line rather than in the library. */
+const featureErrors = new Set(['AssertionError', 'MarkerError', 'PathError'])
+
 /**
- * An error whose stack is the feature step's line instead of the library's
- * frames, as Playwright ends a failure with the test's line.
+ * Wraps a step function so that a failed check or a mistake in the feature
+ * ends at the feature step's line instead of the library's frames, as
+ * Playwright ends a failure at the test's line. Other errors (the
+ * library's own bugs) keep their stack.
  */
-export function stepError(message: string, name = 'AssertionError'): Error {
-  const e = name === 'AssertionError' ? new AssertionError(message) : new Error(message)
-  const at = stepLocation()
-  if (at) e.stack = `${e.name}: ${message}\n    at ${at}`
-  return e
+export function located<A extends any[]>(fn: (this: any, ...args: A) => unknown): (this: any, ...args: A) => Promise<unknown> {
+  return async function (this: any, ...args: A) {
+    try {
+      return await fn.apply(this, args)
+    } catch (e: any) {
+      const at = stepLocation()
+      if (at && e instanceof Error && (e instanceof StepError || featureErrors.has(e.name))) {
+        e.stack = `${e.name}: ${e.message}\n    at ${at}`
+      }
+      throw e
+    }
+  }
 }
 
 /**
@@ -350,7 +367,7 @@ export function failure(world: any, lines: string[]): Error {
   const ex = apiState(world).last
   const msg = ex ? [...lines, '', ...describeExchange(ex)] : lines
   if (ex) attachExchange(world, ex)
-  return stepError(msg.join('\n'))
+  return new AssertionError(msg.join('\n'))
 }
 
 /** The whole exchange as text, for the report. */

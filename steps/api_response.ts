@@ -3,7 +3,7 @@
 import { Then, defineParameterType } from '@cucumber/cucumber'
 import { interpolate, interpolateString, remember } from './memory'
 import { check, type Validation } from './validation'
-import { attachExchange, failure, lastExchange, readFixture, responseJSON, stepError } from './api_client'
+import { attachExchange, failure, lastExchange, located, readFixture, responseJSON, StepError } from './api_client'
 import { formatPath, isListPath, parsePath, readPath } from './api_path'
 import { parseJSON } from './api_json'
 import { matchJSON, showJSON, type MatchOptions, type Mismatch } from './api_match'
@@ -94,7 +94,7 @@ function expectedDocument(text: string, what: string): unknown {
   try {
     return parseJSON(text, what)
   } catch (e: any) {
-    throw stepError(e.message, 'Error')
+    throw new StepError(e.message)
   }
 }
 
@@ -124,21 +124,21 @@ function matchDocument(world: object, subject: string, actual: unknown, expected
 Then(
   'I expect the response status {validation} {value}',
   { description: "Checks the last response's HTTP status.", example: ['Then I expect the response status to equal 201', 'Then I expect the response status not to equal 500', 'Then I expect the response status to be at least 400'] },
-  function (v: Validation, expected: unknown) {
+  located(function (v: Validation, expected: unknown) {
     checkOrFail(this, 'the response status', lastExchange(this).status, v, expected)
-  },
+  }),
 )
 
 Then(
   'I expect the response {toBe} successful',
   { description: 'Checks that the last response status is (or is not) 2xx.', example: ['Then I expect the response to be successful', 'Then I expect the response not to be successful'] },
-  function (negate: boolean) {
+  located(function (negate: boolean) {
     const ex = lastExchange(this)
     const ok = ex.status >= 200 && ex.status < 300
     if (ok === negate) {
       throw failure(this, [`Expected the response ${negate ? 'not ' : ''}to be successful (2xx)`, `Received: ${ex.status} ${ex.statusText}`])
     }
-  },
+  }),
 )
 
 /** The value of a response header (undefined when absent) and the names there are. */
@@ -150,7 +150,7 @@ function header(world: object, name: string): { value: string | undefined; names
 Then(
   'I expect the response header {string} {validation} {value}',
   { description: 'Checks a header of the last response (names are case-insensitive).', example: ['Then I expect the response header "Content-Type" to contain "application/json"', 'Then I expect the response header "Cache-Control" not to contain "no-store"'] },
-  function (name: string, v: Validation, expected: unknown) {
+  located(function (name: string, v: Validation, expected: unknown) {
     const h = header(this, name)
     const subject = `the response header ${JSON.stringify(name)}`
     if (h.value === undefined) {
@@ -158,13 +158,13 @@ Then(
       throw failure(this, [`Expected ${subject} ${v.text} ${showJSON(expectedValue(this, expected))}, but the response has no such header (it has: ${h.names.join(', ')})`])
     }
     checkOrFail(this, subject, h.value, v, expected)
-  },
+  }),
 )
 
 Then(
   'I expect the response header {string} {toBe} present',
   { description: 'Checks that the last response has (or has not) a header.', example: ['Then I expect the response header "X-Request-Id" to be present', 'Then I expect the response header "Set-Cookie" not to be present'] },
-  function (name: string, negate: boolean) {
+  located(function (name: string, negate: boolean) {
     const h = header(this, name)
     if ((h.value !== undefined) === negate) {
       throw failure(this, [
@@ -172,31 +172,31 @@ Then(
         negate ? `Received: ${JSON.stringify(h.value)}` : `Received headers: ${h.names.join(', ')}`,
       ])
     }
-  },
+  }),
 )
 
 Then(
   'I expect the response body {validation} {value}',
   { description: 'Checks the text of the last response body.', example: ['Then I expect the response body to contain "Ada Lovelace"', 'Then I expect the response body not to contain "password"'] },
-  function (v: Validation, expected: unknown) {
+  located(function (v: Validation, expected: unknown) {
     checkOrFail(this, 'the response body', lastExchange(this).text, v, expected)
-  },
+  }),
 )
 
 Then(
   'I expect the response body {validation}:',
   { description: 'Checks the text of the last response body against a doc string.', example: 'Then I expect the response body to equal:\n  """\n  Hello, Ada!\n  """' },
-  function (v: Validation, doc: string) {
+  located(function (v: Validation, doc: string) {
     checkOrFail(this, 'the response body', lastExchange(this).text, v, interpolateString(this, doc))
-  },
+  }),
 )
 
 Then(
   'I expect the response time {validation} {value}',
   { description: 'Checks how long the last request took, in milliseconds (sending to the whole body read).', example: 'Then I expect the response time to be less than 2000' },
-  function (v: Validation, expected: unknown) {
+  located(function (v: Validation, expected: unknown) {
     checkOrFail(this, 'the response time (ms)', lastExchange(this).ms, v, expected)
-  },
+  }),
 )
 
 // ---- JSON fields ----
@@ -207,13 +207,13 @@ Then(
     description: 'Checks a field of the last JSON response, named by a path such as "items[0].id" or "$.address.city" (a path with * or a filter is the list of what it finds).',
     example: ['Then I expect the response field "address.city" to equal "London"', 'Then I expect the response field "items" to have length 3', 'Then I expect the response field "items[*].name" to contain "Ada Lovelace"', 'Then I expect the response field "total" to be greater than 1'],
   },
-  function (path: string, v: Validation, expected: unknown) {
+  located(function (path: string, v: Validation, expected: unknown) {
     const p = interpolateString(this, path)
     const subject = fieldSubject(p)
     const f = field(this, p, subject)
     if (!f.found) throw failure(this, [`Expected ${subject} ${v.text} ${showJSON(expectedValue(this, expected))}, but the response has no such field: ${f.reason}`])
     checkOrFail(this, subject, f.value, v, expected)
-  },
+  }),
 )
 
 Then(
@@ -222,7 +222,7 @@ Then(
     description: 'Checks the type of a field of the last JSON response: a string, a number, an integer, a boolean, an array, an object, a uuid, a date, a datetime (ISO 8601), null, present or empty.',
     example: ['Then I expect the response field "uuid" to be a uuid', 'Then I expect the response field "managerId" to be null', 'Then I expect the response field "password" not to be present', 'Then I expect the response field "tags" not to be empty'],
   },
-  function (path: string, negate: boolean, kind: string) {
+  located(function (path: string, negate: boolean, kind: string) {
     const p = interpolateString(this, path)
     const subject = fieldSubject(p)
     const f = field(this, p, subject)
@@ -240,7 +240,7 @@ Then(
       holds = matchJSON(f.value, kinds[kind]).length === 0
     }
     if (holds === negate) throw failure(this, [`Expected ${subject} ${want}`, `Received: ${showJSON(f.value, 200)}`])
-  },
+  }),
 )
 
 // ---- Whole documents ----
@@ -255,18 +255,18 @@ Then(
       'Then I expect the response JSON not to contain:\n  """json\n  { "password": "#present" }\n  """',
     ],
   },
-  function (how: JSONMatch, doc: string) {
+  located(function (how: JSONMatch, doc: string) {
     matchDocument(this, 'the response JSON', responseJSON(this, 'the response JSON'), expectedDocument(doc, "the step's JSON"), how)
-  },
+  }),
 )
 
 Then(
   'I expect the response JSON {jsonMatch} the file {string}',
   { description: "Matches the last JSON response against a JSON file with markers (relative to the feature file's directory).", example: 'Then I expect the response JSON to match the file "expected/user.json"' },
-  function (how: JSONMatch, file: string) {
+  located(function (how: JSONMatch, file: string) {
     const f = readFixture(interpolateString(this, file))
     matchDocument(this, 'the response JSON', responseJSON(this, 'the response JSON'), expectedDocument(f.data.toString('utf8'), f.path), how)
-  },
+  }),
 )
 
 Then(
@@ -275,14 +275,14 @@ Then(
     description: 'Matches a field of the last JSON response against a document with markers.',
     example: ['Then I expect the response field "address" to match:\n  """json\n  { "street": "#string", "city": "London", "country": "UK" }\n  """', 'Then I expect the response field "roles" to match in any order:\n  """json\n  ["editor", "admin"]\n  """'],
   },
-  function (path: string, how: JSONMatch, doc: string) {
+  located(function (path: string, how: JSONMatch, doc: string) {
     const p = interpolateString(this, path)
     const subject = fieldSubject(p)
     const f = field(this, p, subject)
     if (!f.found) throw failure(this, [`Expected ${subject} ${how.text} the step's JSON, but the response has no such field: ${f.reason}`])
     const base = isListPath(p) ? '$' : normalisedPath(p)
     matchDocument(this, subject, f.value, expectedDocument(doc, "the step's JSON"), how, base)
-  },
+  }),
 )
 
 Then(
@@ -291,7 +291,7 @@ Then(
     description: 'Matches every element of an array field of the last JSON response against a document with markers (an empty array fails).',
     example: 'Then I expect each element of the response field "items" to contain:\n  """json\n  { "id": "#integer", "uuid": "#uuid", "roles": "#[] #string", "createdAt": "#datetime" }\n  """',
   },
-  function (path: string, how: JSONMatch, doc: string) {
+  located(function (path: string, how: JSONMatch, doc: string) {
     const p = interpolateString(this, path)
     const subject = `each element of ${fieldSubject(p)}`
     const f = field(this, p, subject)
@@ -310,7 +310,7 @@ Then(
     if (all.length > 0) {
       throw failure(this, [`Expected ${subject} ${how.text} (${all.length} difference${all.length === 1 ? '' : 's'}):`, ...mismatchLines(all)])
     }
-  },
+  }),
 )
 
 /** A definite path in canonical form ("$.a[0]"), for the paths of mismatches. */
@@ -323,45 +323,45 @@ function normalisedPath(p: string): string {
 Then(
   'I remember the response field {string} as {string}',
   { description: 'Remembers a field of the last JSON response (typed: a number stays a number) for $name in later steps.', example: ['Then I remember the response field "id" as "userId"', 'Then I remember the response field "items[?(@.name == \'Ada Lovelace\')].id" as "adaIds"'] },
-  function (path: string, name: string) {
+  located(function (path: string, name: string) {
     const p = interpolateString(this, path)
     const f = field(this, p, fieldSubject(p))
     if (!f.found) throw failure(this, [`Expected to remember ${fieldSubject(p)}, but the response has no such field: ${f.reason}`])
     remember(this, interpolateString(this, name), f.value)
-  },
+  }),
 )
 
 Then(
   'I remember the response header {string} as {string}',
   { description: 'Remembers a header of the last response for $name in later steps.', example: 'Then I remember the response header "Location" as "userURL"' },
-  function (name: string, as: string) {
+  located(function (name: string, as: string) {
     const h = header(this, name)
     if (h.value === undefined) throw failure(this, [`Expected to remember the response header ${JSON.stringify(name)}, but the response has no such header (it has: ${h.names.join(', ')})`])
     remember(this, interpolateString(this, as), h.value)
-  },
+  }),
 )
 
 Then(
   'I remember the response status as {string}',
   { description: 'Remembers the status of the last response (a number) for $name in later steps.', example: 'Then I remember the response status as "status"' },
-  function (name: string) {
+  located(function (name: string) {
     remember(this, interpolateString(this, name), lastExchange(this).status)
-  },
+  }),
 )
 
 Then(
   'I remember the response body as {string}',
   { description: 'Remembers the body of the last response (its JSON, or its text) for $name in later steps.', example: 'Then I remember the response body as "createdUser"' },
-  function (name: string) {
+  located(function (name: string) {
     const ex = lastExchange(this)
     remember(this, interpolateString(this, name), ex.json.ok ? ex.json.value : ex.text)
-  },
+  }),
 )
 
 Then(
   'I attach the response to the report',
   { description: 'Attaches the last request and response (headers and bodies) to the report, to see what an API returned.', example: 'Then I attach the response to the report' },
-  function () {
+  located(function () {
     attachExchange(this, lastExchange(this))
-  },
+  }),
 )
