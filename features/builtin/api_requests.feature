@@ -212,3 +212,15 @@ Feature: API requests with the built-in steps
     When I send a GET request to "/api/slow?ms=10"
     Then I expect the response to be successful
     And I expect the response time to be less than 5000
+
+  Scenario: Cookies a response sets go with the scenario's later requests
+    When I send a GET request to "/welcome"
+    Then I expect the response body not to contain "Welcome, demo!"
+    When I send a POST request to "/login" with the form:
+      | username | demo   |
+      | password | secret |
+    Then I expect the response status to equal 200
+    And I expect the response body to contain "Welcome, demo!"
+    When I send a GET request to "/welcome"
+    Then I expect the response header "Content-Type" to contain "text/html"
+    And I expect the response body to contain "You are logged in."
