@@ -55,7 +55,7 @@ func readStepResults(t *testing.T, path string) (results []stepResult, defs map[
 	}
 	testSteps := map[string]planned{}
 	started := map[string]string{} // testCaseStarted -> testCase
-	cases := map[string]string{}    // testCase -> pickle
+	cases := map[string]string{}   // testCase -> pickle
 	for _, e := range envs {
 		switch {
 		case e.StepDefinition != nil:
