@@ -35,13 +35,15 @@ timeout = 30000
 	return dir
 }
 
-// stepResults reads a message stream: per failed or passed pickle step,
-// its scenario, text, status and message, in order.
+// stepResult is what a message stream says of one pickle step that ran:
+// its scenario, text, status, message and definition.
 type stepResult struct {
 	scenario, text, status, message string
 	defID, defURI                   string
 }
 
+// readStepResults reads a message stream's step results, in order, and
+// its step definitions by id.
 func readStepResults(t *testing.T, path string) (results []stepResult, defs map[string]*messages.StepDefinition) {
 	t.Helper()
 	envs := oracles.ReadStream(t, path)
@@ -54,8 +56,6 @@ func readStepResults(t *testing.T, path string) (results []stepResult, defs map[
 		def    string
 	}
 	testSteps := map[string]planned{}
-	started := map[string]string{} // testCaseStarted -> testCase
-	cases := map[string]string{}   // testCase -> pickle
 	for _, e := range envs {
 		switch {
 		case e.StepDefinition != nil:
@@ -66,7 +66,6 @@ func readStepResults(t *testing.T, path string) (results []stepResult, defs map[
 				pickleSteps[s.ID] = s
 			}
 		case e.TestCase != nil:
-			cases[e.TestCase.ID] = e.TestCase.PickleID
 			for _, s := range e.TestCase.TestSteps {
 				if s.PickleStepID == nil {
 					continue
@@ -77,8 +76,6 @@ func readStepResults(t *testing.T, path string) (results []stepResult, defs map[
 				}
 				testSteps[s.ID] = p
 			}
-		case e.TestCaseStarted != nil:
-			started[e.TestCaseStarted.ID] = e.TestCaseStarted.TestCaseID
 		case e.TestStepFinished != nil:
 			p, ok := testSteps[e.TestStepFinished.TestStepID]
 			if !ok {
