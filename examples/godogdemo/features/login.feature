@@ -1,5 +1,5 @@
 Feature: Login
-  Go steps (godog_test.go) drive the page through godogworld's World.
+  Go steps (steps.go) drive the page through godogworld's World.
 
   Scenario: Logging in
     Given I open "/login"
