@@ -131,7 +131,7 @@ Given('a step that ignores interrupts', { timeout: -1 }, () => new Promise((r) =
 `,
 		// A server that ignores SIGTERM: stopping it gracefully takes the
 		// whole grace period, which the second interrupt cuts short.
-		"server.py": "import signal, http.server, sys\nsignal.signal(signal.SIGTERM, signal.SIG_IGN)\nhttp.server.ThreadingHTTPServer(('127.0.0.1', int(sys.argv[1])), http.server.SimpleHTTPRequestHandler).serve_forever()\n",
+		"server.py":        "import signal, http.server, sys\nsignal.signal(signal.SIGTERM, signal.SIG_IGN)\nhttp.server.ThreadingHTTPServer(('127.0.0.1', int(sys.argv[1])), http.server.SimpleHTTPRequestHandler).serve_forever()\n",
 		"ferridriver.toml": fmt.Sprintf("[test]\nbuiltinSteps = false\n\n[[webServer]]\ncommand = \"python3 server.py %d\"\nurl = \"http://127.0.0.1:%d/\"\n", port, port),
 	})
 	token := runToken(t)
