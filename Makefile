@@ -36,12 +36,12 @@ vet:
 
 # Packages whose state is shared between goroutines run under the race
 # detector; `make test` runs the others without it.
-RACE_PKGS := ./jsbridge/... ./runner/... ./formatters/... ./messages/... ./mcp/... ./world/... ./demoapp/...
+RACE_PKGS := ./jsbridge/... ./runner/... ./formatters/... ./messages/... ./mcp/... ./world/... ./demoapp/... ./godogworld/... ./examples/...
 race: oracles browser
 	$(GO) test -race -count=1 $(RACE_PKGS)
 
 other: oracles
-	$(GO) test -count=1 $$($(GO) list ./... | grep -v -E '/(e2e|jsbridge|runner|formatters|messages|mcp|world|demoapp)(/|$$)')
+	$(GO) test -count=1 $$($(GO) list ./... | grep -v -E '/(e2e|jsbridge|runner|formatters|messages|mcp|world|demoapp|godogworld|examples)(/|$$)')
 
 # Each fuzz target for a short while: no panic on any input.
 fuzz:
