@@ -15,6 +15,7 @@ package demoapp
 //	*    /api/echo                    what the request sent
 //	GET  /api/status/{code}           that status, with {"status": code, "text": "..."}
 //	GET  /api/redirect?to=/path       302 to path
+//	POST /api/jobs[?ms=300]           202 {"id", "status": "running"}; GET /api/jobs/{id} is "done" ms later
 
 import (
 	"crypto/rand"
@@ -56,6 +57,7 @@ type users struct {
 	list   []user
 	nextID int
 	tokens map[string]string // bearer token -> user name
+	jobs   []time.Time       // when each job (id = index+1) is done
 }
 
 func seedUsers() users {
@@ -87,6 +89,8 @@ func (a *app) apiRoutes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /api/me", a.me)
 	mux.HandleFunc("/api/echo", echo)
 	mux.HandleFunc("GET /api/status/{code}", status)
+	mux.HandleFunc("POST /api/jobs", a.startJob)
+	mux.HandleFunc("GET /api/jobs/{id}", a.job)
 	mux.HandleFunc("GET /api/redirect", func(w http.ResponseWriter, r *http.Request) {
 		to := r.URL.Query().Get("to")
 		if !strings.HasPrefix(to, "/") || strings.HasPrefix(to, "//") {
@@ -395,4 +399,44 @@ func status(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, code, map[string]any{"status": code, "text": http.StatusText(code)})
+}
+
+// startJob starts a pretend background job that is done after ?ms=
+// milliseconds (default 300, at most MaxSlow): something to poll.
+func (a *app) startJob(w http.ResponseWriter, r *http.Request) {
+	ms := 300
+	if v := r.URL.Query().Get("ms"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 {
+			writeJSON(w, http.StatusBadRequest, map[string]string{"error": "ms must be a non-negative integer"})
+			return
+		}
+		ms = n
+	}
+	a.mu.Lock()
+	a.users.jobs = append(a.users.jobs, time.Now().Add(min(time.Duration(ms)*time.Millisecond, MaxSlow)))
+	id := len(a.users.jobs)
+	a.mu.Unlock()
+	w.Header().Set("Location", "/api/jobs/"+strconv.Itoa(id))
+	writeJSON(w, http.StatusAccepted, map[string]any{"id": id, "status": "running"})
+}
+
+func (a *app) job(w http.ResponseWriter, r *http.Request) {
+	id, err := strconv.Atoi(r.PathValue("id"))
+	a.mu.Lock()
+	var done time.Time
+	found := err == nil && id >= 1 && id <= len(a.users.jobs)
+	if found {
+		done = a.users.jobs[id-1]
+	}
+	a.mu.Unlock()
+	if !found {
+		writeJSON(w, http.StatusNotFound, map[string]string{"error": "no job " + r.PathValue("id")})
+		return
+	}
+	if time.Now().Before(done) {
+		writeJSON(w, http.StatusOK, map[string]any{"id": id, "status": "running"})
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"id": id, "status": "done", "result": map[string]any{"rows": 42}})
 }

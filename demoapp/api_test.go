@@ -95,4 +95,18 @@ func TestUsersAndEchoAPI(t *testing.T) {
 	if code, h, _ := do("GET", "/api/redirect?to=/api/health", "", ""); code != 302 || h.Get("Location") != "/api/health" {
 		t.Errorf("redirect: %d %v", code, h)
 	}
+
+	if code, h, v := do("POST", "/api/jobs?ms=0", "", ""); code != 202 || v["status"] != "running" || h.Get("Location") != "/api/jobs/1" {
+		t.Errorf("start a job: %d %v %v", code, h, v)
+	}
+	if code, _, v := do("GET", "/api/jobs/1", "", ""); code != 200 || v["status"] != "done" {
+		t.Errorf("a finished job: %d %v", code, v)
+	}
+	do("POST", "/api/jobs?ms=60000", "", "")
+	if code, _, v := do("GET", "/api/jobs/2", "", ""); code != 200 || v["status"] != "running" {
+		t.Errorf("a running job: %d %v", code, v)
+	}
+	if code, _, _ := do("GET", "/api/jobs/3", "", ""); code != 404 {
+		t.Errorf("no job 3: %d", code)
+	}
 }

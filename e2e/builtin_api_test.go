@@ -248,6 +248,10 @@ func TestBuiltinAPIFailureMessages(t *testing.T) {
       """`, []string{"Error: the step's JSON is not valid JSON: a string is written in double quotes, not single ones (line 2, column 11)"}},
 		{"a missing fixture", `Given the request body is the file "data/nope.json"`, []string{`the file "data/nope.json" does not exist (looked for features/data/nope.json: a fixture path is relative to the feature file's directory)`}},
 		{"no request yet", `Then I expect the response status to equal 200`, []string{`no request was sent in this scenario yet`}},
+		{"polling", `Given polling gives up after 0.5 seconds
+    When I send a POST request to "/api/jobs?ms=60000"
+    And I send a GET request to "/api/jobs/1" until the response field "status" is "done"`, []string{
+			`Expected the response field "status" to become "done" within 0.5 s (`, " requests)\nReceived: \"running\" (the last response)\n\nRequest:  GET http://127.0.0.1:PORT/api/jobs/1\n"}},
 		{"a request that times out", `Given requests time out after 0.2 seconds
     When I send a GET request to "/api/slow?ms=3000"`, []string{"Error: GET http://127.0.0.1:PORT/api/slow?ms=3000 failed: apiRequestContext.fetch: Request timed out after 200ms"}},
 	}

@@ -50,6 +50,8 @@ export interface ApiState {
   headers: Array<[string, string]>
   followRedirects: boolean
   timeoutMs?: number
+  /** How long "... until ..." requests are repeated (10 s by default). */
+  pollMs: number
   next: NextRequest
   last?: Exchange
 }
@@ -60,7 +62,7 @@ const states = new WeakMap<object, ApiState>()
 export function apiState(world: object): ApiState {
   let s = states.get(world)
   if (!s) {
-    s = { headers: [], followRedirects: true, next: { headers: [], query: [] } }
+    s = { headers: [], followRedirects: true, pollMs: 10_000, next: { headers: [], query: [] } }
     states.set(world, s)
   }
   return s

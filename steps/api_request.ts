@@ -1,9 +1,11 @@
 // API testing: preparing and sending HTTP requests.
 import { Given, When, defineParameterType, type DataTable } from '@cucumber/cucumber'
 import { interpolate, interpolateString } from './memory'
-import { apiState, located, mediaTypeOf, readFixture, send, setHeader, StepError, type Body } from './api_client'
-import { setPath } from './api_path'
+import { check } from './validation'
+import { apiState, failure, located, mediaTypeOf, readFixture, send, setHeader, StepError, type Body, type Exchange } from './api_client'
+import { readPath, setPath } from './api_path'
 import { parseJSON } from './api_json'
+import { showJSON } from './api_match'
 
 defineParameterType({
   name: 'httpMethod',
@@ -194,6 +196,14 @@ Given(
 )
 
 Given(
+  'polling gives up after {float} seconds',
+  { description: 'How long the "... until ..." request steps repeat a request before they fail (10 seconds unless set).', example: 'Given polling gives up after 30 seconds' },
+  located(function (seconds: number) {
+    apiState(this).pollMs = Math.round(seconds * 1000)
+  }),
+)
+
+Given(
   'requests time out after {float} seconds',
   { description: 'Later requests of the scenario fail when no response comes in this time.', example: 'Given requests time out after 2.5 seconds' },
   located(function (seconds: number) {
@@ -329,5 +339,62 @@ When(
   located(async function (method: string, url: string, doc: string) {
     apiState(this).next.body = textBody(this, doc, 'I send a request with the body:')
     await send(this, method, interpolateString(this, url))
+  }),
+)
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+
+/**
+ * Sends the same request (with the same prepared parts) until read finds
+ * the expected value, waiting longer between tries (0.1 s up to 1 s), for
+ * the scenario's polling time; then fails with the last response.
+ */
+async function sendUntil(world: any, method: string, url: string, subject: string, read: (ex: Exchange) => { found: boolean; value?: unknown; reason?: string }, want: unknown): Promise<void> {
+  const st = apiState(world)
+  const parts = st.next
+  const expected = typeof want === 'string' ? interpolate(world, want) : want
+  const equal = { negate: false, op: 'equal' as const, text: 'to equal' }
+  const deadline = Date.now() + st.pollMs
+  const waits = [100, 250, 500, 1000]
+  let last = ''
+  for (let tries = 1; ; tries++) {
+    st.next = { headers: parts.headers.slice(), query: parts.query.slice(), body: parts.body }
+    const r = read(await send(world, method, url))
+    if (r.found && check(subject, r.value, equal, expected) === null) return
+    last = r.found ? `Received: ${showJSON(r.value, 200)}` : `But: ${r.reason}`
+    const wait = waits[Math.min(tries - 1, waits.length - 1)]
+    if (Date.now() + wait > deadline) {
+      throw failure(world, [`Expected ${subject} to become ${showJSON(expected)} within ${st.pollMs / 1000} s (${tries} request${tries === 1 ? '' : 's'})`, `${last} (the last response)`])
+    }
+    await sleep(wait)
+  }
+}
+
+When(
+  'I send a {httpMethod} request to {string} until the response field {string} is {value}',
+  {
+    description: 'Sends the request again and again (for up to 10 seconds, see "polling gives up after") until a field of the JSON response equals the value.',
+    example: 'When I send a GET request to "/api/jobs/$jobId" until the response field "status" is "done"',
+    timeout: -1,
+  },
+  located(async function (method: string, url: string, path: string, want: unknown) {
+    const p = interpolateString(this, path)
+    await sendUntil(this, method, interpolateString(this, url), `the response field ${JSON.stringify(p)}`, (ex) => {
+      if (!ex.json.ok) return { found: false, reason: `the response is not JSON: ${ex.json.error}` }
+      const r = readPath(ex.json.value, p)
+      return r.found ? r : { found: false, reason: `the response has no such field: ${r.reason}` }
+    }, want)
+  }),
+)
+
+When(
+  'I send a {httpMethod} request to {string} until the response status is {value}',
+  {
+    description: 'Sends the request again and again (for up to 10 seconds, see "polling gives up after") until the response has this status.',
+    example: 'When I send a GET request to "/api/reports/7" until the response status is 200',
+    timeout: -1,
+  },
+  located(async function (method: string, url: string, want: unknown) {
+    await sendUntil(this, method, interpolateString(this, url), 'the response status', (ex) => ({ found: true, value: ex.status }), want)
   }),
 )

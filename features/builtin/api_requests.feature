@@ -224,3 +224,13 @@ Feature: API requests with the built-in steps
     When I send a GET request to "/welcome"
     Then I expect the response header "Content-Type" to contain "text/html"
     And I expect the response body to contain "You are logged in."
+
+  Scenario: Polling until a job is done
+    When I send a POST request to "/api/jobs?ms=300"
+    Then I expect the response status to equal 202
+    And I remember the response field "id" as "jobId"
+    When I send a GET request to "/api/jobs/$jobId" until the response field "status" is "done"
+    Then I expect the response field "result.rows" to equal 42
+    Given polling gives up after 5 seconds
+    When I send a GET request to "/api/status/201" until the response status is 201
+    Then I expect the response field "text" to equal "Created"
