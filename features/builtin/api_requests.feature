@@ -212,6 +212,7 @@ Feature: API requests with the built-in steps
     When I send a GET request to "/api/slow?ms=10"
     Then I expect the response to be successful
     And I expect the response time to be less than 5000
+    And I expect the response time not to be greater than 5000
 
   Scenario: Cookies a response sets go with the scenario's later requests
     When I send a GET request to "/welcome"

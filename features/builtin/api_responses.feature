@@ -113,10 +113,13 @@ Feature: Checking API responses with the built-in steps
     And I expect the response field "id" not to be a string
     And I expect the response field "id" to be a number
     And I expect the response field "id" to be an integer
+    And I expect the response field "uuid" not to be an integer
     And I expect the response field "name" not to be a number
     And I expect the response field "active" to be a boolean
+    And I expect the response field "id" not to be a boolean
     And I expect the response field "roles" to be an array
     And I expect the response field "address" to be an object
+    And I expect the response field "roles" not to be an object
     And I expect the response field "address" not to be an array
     And I expect the response field "uuid" to be a uuid
     And I expect the response field "name" not to be a uuid
