@@ -404,17 +404,12 @@ func status(w http.ResponseWriter, r *http.Request) {
 // startJob starts a pretend background job that is done after ?ms=
 // milliseconds (default 300, at most MaxSlow): something to poll.
 func (a *app) startJob(w http.ResponseWriter, r *http.Request) {
-	ms := 300
-	if v := r.URL.Query().Get("ms"); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 0 {
-			writeJSON(w, http.StatusBadRequest, map[string]string{"error": "ms must be a non-negative integer"})
-			return
-		}
-		ms = n
+	d, ok := delay(w, r, 300)
+	if !ok {
+		return
 	}
 	a.mu.Lock()
-	a.users.jobs = append(a.users.jobs, time.Now().Add(min(time.Duration(ms)*time.Millisecond, MaxSlow)))
+	a.users.jobs = append(a.users.jobs, time.Now().Add(d))
 	id := len(a.users.jobs)
 	a.mu.Unlock()
 	w.Header().Set("Location", "/api/jobs/"+strconv.Itoa(id))

@@ -191,18 +191,27 @@ func (a *app) deleteTodo(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusNotFound, map[string]string{"error": "no todo " + strconv.Itoa(id)})
 }
 
-// slow answers after ?ms= milliseconds (default 500, at most MaxSlow).
-func slow(w http.ResponseWriter, r *http.Request) {
-	ms := 500
+// delay reads ?ms= (def when absent) as a duration of at most MaxSlow; it
+// answers 400 and returns false when ms is not a non-negative integer.
+func delay(w http.ResponseWriter, r *http.Request, def int) (time.Duration, bool) {
+	ms := def
 	if v := r.URL.Query().Get("ms"); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 0 {
 			writeJSON(w, http.StatusBadRequest, map[string]string{"error": "ms must be a non-negative integer"})
-			return
+			return 0, false
 		}
 		ms = n
 	}
-	d := min(time.Duration(ms)*time.Millisecond, MaxSlow)
+	return min(time.Duration(ms)*time.Millisecond, MaxSlow), true
+}
+
+// slow answers after ?ms= milliseconds (default 500, at most MaxSlow).
+func slow(w http.ResponseWriter, r *http.Request) {
+	d, ok := delay(w, r, 500)
+	if !ok {
+		return
+	}
 	select {
 	case <-time.After(d):
 	case <-r.Context().Done():
