@@ -213,3 +213,33 @@ func unsetenv(t *testing.T, key string) {
 
 // sum adds at run time (constant arithmetic in Go is exact).
 func sum(a, b float64) float64 { return a + b }
+
+// The Gherkin snippets of a suggestion (built-in steps) are listed under
+// the undefined step, each with its comment beside it; code snippets are
+// not (they go to the snippets block).
+func TestStepSuggestions(t *testing.T) {
+	code := &messages.Snippet{Language: "typescript", Code: "When('x', function () {})"}
+	gh := func(c string) *messages.Snippet { return &messages.Snippet{Language: "gherkin", Code: c} }
+	for _, tc := range []struct {
+		name     string
+		snippets []*messages.Snippet
+		want     string
+	}{
+		{"code only", []*messages.Snippet{code}, ""},
+		{"built-in steps", []*messages.Snippet{code,
+			gh("# Built-in step: I click {string} — Clicks an element.\nWhen I click \"Log in\""),
+			gh("# Built-in step: I open {string}\nGiven I open \"/\""),
+		}, "Closest built-in steps:\n" +
+			"  When I click \"Log in\"  # I click {string} — Clicks an element.\n" +
+			"  Given I open \"/\"       # I open {string}"},
+		{"no comment", []*messages.Snippet{gh("When I go back")}, "Closest built-in steps:\n  When I go back"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tm := term{theme: PlainTheme(), st: styler{on: false}}
+			got := tm.stepSuggestions([]*messages.Suggestion{{ID: "1", PickleStepID: "2", Snippets: tc.snippets}})
+			if got != tc.want {
+				t.Fatalf("got:\n%s\nwant:\n%s", got, tc.want)
+			}
+		})
+	}
+}
