@@ -2,6 +2,8 @@ package steps_test
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -97,4 +99,21 @@ func TestBuiltinStepsByCategory(t *testing.T) {
 		parts = append(parts, fmt.Sprintf("%s %d", g.Category, len(g.Steps)))
 	}
 	fmt.Printf("built-in steps: %d (%s); parameter types: %d\n", len(c.Steps), strings.Join(parts, ", "), len(c.ParameterTypes))
+}
+
+// docs/steps.md holds the Markdown of `ferridriver steps --builtin --md`
+// between its generated markers: it never lags the library.
+func TestDocsListEveryBuiltinStep(t *testing.T) {
+	want := catalogue.FromRegistry(loadLibrary(t).Registry()).BuiltinOnly().Markdown()
+	b, err := os.ReadFile(filepath.Join("..", "docs", "steps.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, ok := catalogue.Generated(string(b))
+	if !ok {
+		t.Fatalf("docs/steps.md has no %s ... %s markers", catalogue.BeginMarker, catalogue.EndMarker)
+	}
+	if got != want {
+		t.Fatalf("docs/steps.md is stale: regenerate it with `make docs` (bin/ferridriver steps --builtin --md -o docs/steps.md)")
+	}
 }

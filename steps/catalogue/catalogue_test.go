@@ -178,19 +178,19 @@ func TestMarkdown(t *testing.T) {
 		"- [navigation](#navigation) (2)\n" +
 		"- [api/request](#apirequest) (1)\n" +
 		"- [Parameter types](#parameter-types)\n" +
-		"\n## navigation\n\nBuilt-in, from `ferridriver:steps/navigation.ts`.\n\n" +
+		"\n### navigation\n\nBuilt-in, from `ferridriver:steps/navigation.ts`.\n\n" +
 		"| Step | What it does | Example |\n|---|---|---|\n" +
 		"| `Given I open {string}` | Opens a URL. Relative to baseURL. | `Given I open \"/login\"` |\n" +
 		"| `Then I expect the URL {validation} {string}` | Checks the URL. | `Then I expect the URL to contain \"/a\"`<br>`Then I expect the URL not to match \"b\\|c\"` |\n" +
-		"\n## api/request\n\nBuilt-in, from `ferridriver:steps/api/request.ts`.\n\n" +
+		"\n### api/request\n\nBuilt-in, from `ferridriver:steps/api/request.ts`.\n\n" +
 		"| Step | What it does | Example |\n|---|---|---|\n" +
 		"| `When I send:` | Sends a request. | `When I send:`<br>`  \"\"\"`<br>`  GET /`<br>`  \"\"\"` |\n" +
-		"\n## Parameter types\n\n| Name | Regular expression | Source |\n|---|---|---|\n" +
+		"\n### Parameter types\n\n| Name | Regular expression | Source |\n|---|---|---|\n" +
 		"| `{validation}` | `/(?:not )?to (?:equal\\|contain)/` | `ferridriver:steps/validation.ts:43` |\n"
 	if got != want {
 		t.Fatalf("got:\n%s\nwant:\n%s", got, want)
 	}
-	if all := FromRegistry(sample()).Markdown(); !strings.HasPrefix(all, "5 steps (3 built-in, 2 in the project).\n") || !strings.Contains(all, "\n## steps/login.ts\n\n| Step |") {
+	if all := FromRegistry(sample()).Markdown(); !strings.HasPrefix(all, "5 steps (3 built-in, 2 in the project).\n") || !strings.Contains(all, "\n### steps/login.ts\n\n| Step |") {
 		t.Fatalf("with project steps:\n%s", all)
 	}
 }
@@ -220,7 +220,10 @@ func TestSplice(t *testing.T) {
 		{name: "no markers: appended", doc: "# Mine", want: "# Mine\n\n" + BeginMarker + "\nnew\n" + EndMarker + "\n"},
 		{name: "end only", doc: "x\n" + EndMarker + "\n", err: "must both be there"},
 		{name: "reversed", doc: EndMarker + "\n" + BeginMarker + "\n", err: "must both be there"},
-		{name: "twice", doc: BeginMarker + "\n" + EndMarker + "\n" + BeginMarker + "\n" + EndMarker + "\n", err: "once each"},
+		{name: "twice", doc: BeginMarker + "\n" + EndMarker + "\n" + BeginMarker + "\n" + EndMarker + "\n", err: "one line only"},
+		{name: "mentioned in the text", doc: "Between `" + BeginMarker + "` and `" + EndMarker + "`:\n\n  " + BeginMarker + "  \nold\n" + EndMarker,
+			want: "Between `" + BeginMarker + "` and `" + EndMarker + "`:\n\n  " + BeginMarker + "  \nnew\n" + EndMarker},
+		{name: "not on lines of their own: mentions", doc: BeginMarker + " " + EndMarker + "\n", want: BeginMarker + " " + EndMarker + "\n\n" + BeginMarker + "\nnew\n" + EndMarker + "\n"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got, err := Splice(tc.doc, "new\n\n")

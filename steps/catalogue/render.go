@@ -103,7 +103,7 @@ func (c *Catalogue) JSON() ([]byte, error) {
 
 // Markdown renders the catalogue for docs: a table of contents, one table
 // per category (step, description, examples), then the parameter types.
-// Headings start at level 2.
+// Headings are of level 3, to sit under a page's own sections.
 func (c *Catalogue) Markdown() string {
 	var b strings.Builder
 	groups := c.Groups()
@@ -121,7 +121,7 @@ func (c *Catalogue) Markdown() string {
 		fmt.Fprintf(&b, "- [Parameter types](#parameter-types)\n")
 	}
 	for _, g := range groups {
-		fmt.Fprintf(&b, "\n## %s\n\n", g.Category)
+		fmt.Fprintf(&b, "\n### %s\n\n", g.Category)
 		if g.Builtin {
 			fmt.Fprintf(&b, "Built-in, from `%s`.\n\n", sourceFile(g.Steps[0].Source))
 		}
@@ -135,7 +135,7 @@ func (c *Catalogue) Markdown() string {
 		}
 	}
 	if len(c.ParameterTypes) > 0 {
-		b.WriteString("\n## Parameter types\n\n| Name | Regular expression | Source |\n|---|---|---|\n")
+		b.WriteString("\n### Parameter types\n\n| Name | Regular expression | Source |\n|---|---|---|\n")
 		for _, p := range c.ParameterTypes {
 			res := make([]string, len(p.Regexps))
 			for i, r := range p.Regexps {
@@ -202,21 +202,43 @@ func mdCode(s string) string {
 	return strings.Join(lines, "<br>")
 }
 
-// Markers delimit the generated part of a Markdown file; the text around
-// them is the author's.
+// Markers delimit the generated part of a Markdown file, each on a line
+// of its own; the text around them is the author's (which may mention the
+// markers in a sentence).
 const (
 	BeginMarker = "<!-- generated:begin -->"
 	EndMarker   = "<!-- generated:end -->"
 )
 
-// Splice puts generated between the markers of doc, keeping what surrounds
-// them; a doc without markers gets them, with generated, at its end.
+// markerLines returns the offsets of the lines of doc that are marker
+// alone (surrounding spaces allowed), each from its line's start to its
+// end, without the line break.
+func markerLines(doc, marker string) [][2]int {
+	var out [][2]int
+	start := 0
+	for start <= len(doc) {
+		end := strings.IndexByte(doc[start:], '\n')
+		if end < 0 {
+			end = len(doc)
+		} else {
+			end += start
+		}
+		if strings.TrimSpace(doc[start:end]) == marker {
+			out = append(out, [2]int{start, end})
+		}
+		start = end + 1
+	}
+	return out
+}
+
+// Splice puts generated between the marker lines of doc, keeping what
+// surrounds them; a doc without them gets them, with generated, at its
+// end.
 func Splice(doc, generated string) (string, error) {
 	generated = strings.TrimRight(generated, "\n") + "\n"
-	begin := strings.Index(doc, BeginMarker)
-	end := strings.Index(doc, EndMarker)
+	begins, ends := markerLines(doc, BeginMarker), markerLines(doc, EndMarker)
 	switch {
-	case begin < 0 && end < 0:
+	case len(begins) == 0 && len(ends) == 0:
 		sep := ""
 		if doc != "" {
 			sep = "\n"
@@ -225,21 +247,20 @@ func Splice(doc, generated string) (string, error) {
 			}
 		}
 		return doc + sep + BeginMarker + "\n" + generated + EndMarker + "\n", nil
-	case begin < 0 || end < 0 || end < begin:
-		return "", fmt.Errorf("the markers %s and %s must both be there, in that order", BeginMarker, EndMarker)
-	case strings.Count(doc, BeginMarker) > 1 || strings.Count(doc, EndMarker) > 1:
-		return "", fmt.Errorf("the markers %s and %s must appear once each", BeginMarker, EndMarker)
+	case len(begins) > 1 || len(ends) > 1:
+		return "", fmt.Errorf("the markers %s and %s must each be on one line only", BeginMarker, EndMarker)
+	case len(begins) == 0 || len(ends) == 0 || ends[0][0] < begins[0][1]:
+		return "", fmt.Errorf("the markers %s and %s must both be there, each on a line of its own, in that order", BeginMarker, EndMarker)
 	}
-	return doc[:begin+len(BeginMarker)] + "\n" + generated + doc[end:], nil
+	return doc[:begins[0][1]] + "\n" + generated + doc[ends[0][0]:], nil
 }
 
-// Generated returns the text between the markers of doc (false when they
-// are not both there).
+// Generated returns the text between the marker lines of doc (false when
+// they are not both there, once each, in order).
 func Generated(doc string) (string, bool) {
-	begin := strings.Index(doc, BeginMarker)
-	end := strings.Index(doc, EndMarker)
-	if begin < 0 || end < begin {
+	begins, ends := markerLines(doc, BeginMarker), markerLines(doc, EndMarker)
+	if len(begins) != 1 || len(ends) != 1 || ends[0][0] < begins[0][1] {
 		return "", false
 	}
-	return strings.TrimPrefix(doc[begin+len(BeginMarker):end], "\n"), true
+	return strings.TrimPrefix(doc[begins[0][1]:ends[0][0]], "\n"), true
 }
