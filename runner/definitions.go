@@ -25,6 +25,17 @@ type Definitions struct {
 // that does not compile, an invalid expression or regular expression.
 // Close releases the VM.
 func LoadDefinitions(opts Options) (*Definitions, error) {
+	return loadDefinitions(opts, true)
+}
+
+// LoadLibrary is LoadDefinitions of opts.Library alone: the project's step
+// files and extensions are not read (a project without any). A nil
+// Library loads nothing.
+func LoadLibrary(opts Options) (*Definitions, error) {
+	return loadDefinitions(opts, false)
+}
+
+func loadDefinitions(opts Options, project bool) (*Definitions, error) {
 	if opts.Dir == "" {
 		wd, err := os.Getwd()
 		if err != nil {
@@ -38,7 +49,13 @@ func LoadDefinitions(opts Options) (*Definitions, error) {
 	if opts.Stderr == nil {
 		opts.Stderr = os.Stderr
 	}
-	b, err := bundle(opts)
+	var b *jsbridge.Bundle
+	var err error
+	if project {
+		b, err = bundle(opts)
+	} else {
+		b, err = jsbridge.Build(jsbridge.BundleOptions{Dir: opts.Dir, Alias: opts.Alias, Library: opts.Library})
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -18,11 +18,11 @@ import (
 	_ "github.com/ferridriver/ferridriver/world/jsapi"
 )
 
-// loadLibrary loads the built-in library alone (an empty project).
+// loadLibrary loads the built-in library alone.
 func loadLibrary(t *testing.T) *runner.Definitions {
 	t.Helper()
 	var out strings.Builder
-	defs, err := runner.LoadDefinitions(runner.Options{Dir: t.TempDir(), Library: steps.Library(), Stdout: &out, Stderr: &out})
+	defs, err := runner.LoadLibrary(runner.Options{Dir: t.TempDir(), Library: steps.Library(), Stdout: &out, Stderr: &out})
 	if err != nil {
 		t.Fatalf("the library does not load: %v", err)
 	}

@@ -84,11 +84,12 @@ func runSteps(cmd *cobra.Command, f *stepsFlags) error {
 	if err != nil {
 		return err
 	}
-	cat, err := loadCatalogue(p, cmd)
+	builtinOnly := f.builtin || f.asGlue
+	cat, err := loadCatalogue(p, cmd, builtinOnly)
 	if err != nil {
 		return err
 	}
-	if f.builtin || f.asGlue {
+	if builtinOnly {
 		cat = cat.BuiltinOnly()
 	}
 	cat = cat.Filter(f.filter)
@@ -117,10 +118,15 @@ func runSteps(cmd *cobra.Command, f *stepsFlags) error {
 	return nil
 }
 
-// loadCatalogue loads the project's steps as `bdd` does.
-func loadCatalogue(p *project, cmd *cobra.Command) (*catalogue.Catalogue, error) {
+// loadCatalogue loads the project's steps as `bdd` does; builtinOnly
+// loads the library alone (the project's step files are not read).
+func loadCatalogue(p *project, cmd *cobra.Command, builtinOnly bool) (*catalogue.Catalogue, error) {
 	cfg := p.cfg
-	defs, err := runner.LoadDefinitions(runner.Options{
+	load := runner.LoadDefinitions
+	if builtinOnly {
+		load = runner.LoadLibrary
+	}
+	defs, err := load(runner.Options{
 		Dir:             p.dir,
 		Steps:           cfg.Test.Steps,
 		Library:         builtinSteps(cfg),
