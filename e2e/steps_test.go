@@ -10,26 +10,13 @@ import (
 
 	"github.com/ferridriver/ferridriver/internal/oracles"
 	"github.com/ferridriver/ferridriver/internal/testenv"
+	"github.com/ferridriver/ferridriver/steps/catalogue"
 )
 
-// catalogueJSON is the output of `ferridriver steps --json`.
-type catalogueJSON struct {
-	Steps []struct {
-		Expression, Type, Keyword, Description, Category, Source string
-		Examples                                                 []string
-		Builtin                                                  bool
-	}
-	ParameterTypes []struct {
-		Name    string
-		Regexps []string
-		Builtin bool
-		Source  string
-	}
-}
-
-func decodeCatalogue(t *testing.T, out string) catalogueJSON {
+// decodeCatalogue reads the output of `ferridriver steps --json`.
+func decodeCatalogue(t *testing.T, out string) catalogue.Catalogue {
 	t.Helper()
-	var c catalogueJSON
+	var c catalogue.Catalogue
 	if err := json.Unmarshal([]byte(out), &c); err != nil {
 		t.Fatalf("steps --json: %v\n%s", err, out)
 	}

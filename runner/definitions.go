@@ -1,8 +1,6 @@
 package runner
 
 import (
-	"os"
-
 	"github.com/ferridriver/ferridriver/jsbridge"
 	"github.com/ferridriver/ferridriver/jsbridge/capability"
 )
@@ -36,21 +34,11 @@ func LoadLibrary(opts Options) (*Definitions, error) {
 }
 
 func loadDefinitions(opts Options, project bool) (*Definitions, error) {
-	if opts.Dir == "" {
-		wd, err := os.Getwd()
-		if err != nil {
-			return nil, err
-		}
-		opts.Dir = wd
-	}
-	if opts.Stdout == nil {
-		opts.Stdout = os.Stdout
-	}
-	if opts.Stderr == nil {
-		opts.Stderr = os.Stderr
+	opts, err := opts.withDefaults()
+	if err != nil {
+		return nil, err
 	}
 	var b *jsbridge.Bundle
-	var err error
 	if project {
 		b, err = bundle(opts)
 	} else {

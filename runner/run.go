@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"runtime"
 	"sort"
 	"strconv"
@@ -74,18 +73,9 @@ type selectedPickle struct {
 // user's input problems (exit code 2): they carry file:line:column where
 // there is one.
 func Prepare(opts Options) (*Run, error) {
-	if opts.Dir == "" {
-		wd, err := os.Getwd()
-		if err != nil {
-			return nil, err
-		}
-		opts.Dir = wd
-	}
-	if opts.Stdout == nil {
-		opts.Stdout = os.Stdout
-	}
-	if opts.Stderr == nil {
-		opts.Stderr = os.Stderr
+	opts, err := opts.withDefaults()
+	if err != nil {
+		return nil, err
 	}
 	if opts.SnippetInterface == "" {
 		opts.SnippetInterface = SnippetSynchronous

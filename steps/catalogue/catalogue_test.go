@@ -141,19 +141,7 @@ func TestJSON(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var back struct {
-		Steps []struct {
-			Expression, Type, Flags, Keyword, Description, Category, Source string
-			Examples                                                        []string
-			Builtin                                                         bool
-		}
-		ParameterTypes []struct {
-			Name    string
-			Regexps []string
-			Builtin bool
-			Source  string
-		}
-	}
+	var back Catalogue
 	if err := json.Unmarshal(b, &back); err != nil {
 		t.Fatal(err)
 	}
