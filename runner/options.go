@@ -10,7 +10,6 @@ package runner
 
 import (
 	"io"
-	"os"
 
 	"github.com/ferridriver/ferridriver/jsbridge"
 	"github.com/ferridriver/ferridriver/jsbridge/capability"
@@ -81,25 +80,6 @@ type Options struct {
 	Stdout, Stderr io.Writer
 	// Environment plugs a test environment (the browser) into the workers.
 	Environment Environment
-}
-
-// withDefaults fills in the project directory (the working directory)
-// and the outputs (the process's).
-func (o Options) withDefaults() (Options, error) {
-	if o.Dir == "" {
-		wd, err := os.Getwd()
-		if err != nil {
-			return o, err
-		}
-		o.Dir = wd
-	}
-	if o.Stdout == nil {
-		o.Stdout = os.Stdout
-	}
-	if o.Stderr == nil {
-		o.Stderr = os.Stderr
-	}
-	return o, nil
 }
 
 // Environment gives each worker what its test cases need beyond the JS

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"runtime"
 	"sort"
 	"strconv"
@@ -73,9 +74,18 @@ type selectedPickle struct {
 // user's input problems (exit code 2): they carry file:line:column where
 // there is one.
 func Prepare(opts Options) (*Run, error) {
-	opts, err := opts.withDefaults()
-	if err != nil {
-		return nil, err
+	if opts.Dir == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return nil, err
+		}
+		opts.Dir = wd
+	}
+	if opts.Stdout == nil {
+		opts.Stdout = os.Stdout
+	}
+	if opts.Stderr == nil {
+		opts.Stderr = os.Stderr
 	}
 	if opts.SnippetInterface == "" {
 		opts.SnippetInterface = SnippetSynchronous
@@ -219,6 +229,11 @@ func (r *Run) load() error {
 	if err != nil {
 		return err
 	}
+	return r.loadBundle(b)
+}
+
+// loadBundle evaluates b in the first VM.
+func (r *Run) loadBundle(b *jsbridge.Bundle) error {
 	r.bundle = b
 	vm, err := r.newVM(0)
 	if err != nil {

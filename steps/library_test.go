@@ -19,10 +19,10 @@ import (
 )
 
 // loadLibrary loads the built-in library alone.
-func loadLibrary(t *testing.T) *runner.Definitions {
+func loadLibrary(t *testing.T) *runner.Library {
 	t.Helper()
 	var out strings.Builder
-	defs, err := runner.LoadLibrary(runner.Options{Dir: t.TempDir(), Library: steps.Library(), Stdout: &out, Stderr: &out})
+	defs, err := runner.LoadBuiltinSteps(runner.Options{Dir: t.TempDir(), Library: steps.Library(), Stdout: &out, Stderr: &out})
 	if err != nil {
 		t.Fatalf("the library does not load: %v", err)
 	}
@@ -62,7 +62,7 @@ func TestEveryBuiltinStepIsDocumentedAndItsExamplesMatchIt(t *testing.T) {
 				t.Errorf("%s: example %q does not start with a Gherkin keyword", name, ex)
 			}
 			text := runner.StepText(ex)
-			got, err := defs.Match(text)
+			got, err := defs.MatchText(text)
 			if err != nil {
 				t.Errorf("%s: example %q: %v", name, ex, err)
 				continue

@@ -90,7 +90,7 @@ func runInit(cmd *cobra.Command, dir string, force bool) error {
 // builtinGlue is the built-in library as a glue file for editors, as
 // `ferridriver steps --glue` writes it.
 func builtinGlue(cmd *cobra.Command, dir string) (string, error) {
-	defs, err := runner.LoadLibrary(runner.Options{Dir: dir, Library: steps.Library(), Stdout: cmd.ErrOrStderr(), Stderr: cmd.ErrOrStderr()})
+	defs, err := runner.LoadBuiltinSteps(runner.Options{Dir: dir, Library: steps.Library(), Stdout: cmd.ErrOrStderr(), Stderr: cmd.ErrOrStderr()})
 	if err != nil {
 		return "", &ExitError{Code: exitFailed, Err: fmt.Errorf("init: the built-in steps: %w", err)}
 	}

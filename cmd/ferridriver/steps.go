@@ -122,9 +122,9 @@ func runSteps(cmd *cobra.Command, f *stepsFlags) error {
 // loads the library alone (the project's step files are not read).
 func loadCatalogue(p *project, cmd *cobra.Command, builtinOnly bool) (*catalogue.Catalogue, error) {
 	cfg := p.cfg
-	load := runner.LoadDefinitions
+	load := runner.LoadLibrary
 	if builtinOnly {
-		load = runner.LoadLibrary
+		load = runner.LoadBuiltinSteps
 	}
 	defs, err := load(runner.Options{
 		Dir:             p.dir,

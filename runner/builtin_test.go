@@ -9,9 +9,10 @@ import (
 	"github.com/ferridriver/ferridriver/jsbridge"
 )
 
-// LoadDefinitions loads the library and the project's step files as a run
-// does and matches as a run does; LoadLibrary reads the library alone.
-func TestLoadDefinitions(t *testing.T) {
+// LoadLibrary loads the built-in library and the project's step files as
+// a run does, and MatchText matches as a run does; LoadBuiltinSteps reads
+// the built-in library alone.
+func TestMatchTextAndLoadBuiltinSteps(t *testing.T) {
 	lib := &jsbridge.Library{Name: "steps", Entries: []string{"index.ts"}, FS: fstest.MapFS{
 		"index.ts": {Data: []byte(`import { When } from '@cucumber/cucumber'
 When('I click {string}', { description: 'Clicks.', example: 'When I click "Save"' }, function (s: string) {})
@@ -23,7 +24,7 @@ When('I click {word}', function (s: string) {})
 When('I click "Save"', function () {})
 When('I say {string}', function (s: string) {})
 `})
-	defs, err := LoadDefinitions(Options{Dir: dir, Library: lib})
+	defs, err := LoadLibrary(Options{Dir: dir, Library: lib})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -39,7 +40,7 @@ When('I say {string}', function (s: string) {})
 		{`I shout "hi"`, ""},                                                            // undefined
 		{`I click "a b"`, "ferridriver:steps/index.ts:2"},                               // {word} does not take spaces
 	} {
-		got, err := defs.Match(tc.text)
+		got, err := defs.MatchText(tc.text)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -56,15 +57,15 @@ When('I say {string}', function (s: string) {})
 	}
 
 	testenv.WriteFiles(t, dir, map[string]string{"steps/broken.ts": "this is not TypeScript("})
-	if _, err := LoadDefinitions(Options{Dir: dir, Library: lib}); err == nil || !strings.Contains(err.Error(), "steps/broken.ts:1:") {
+	if _, err := LoadLibrary(Options{Dir: dir, Library: lib}); err == nil || !strings.Contains(err.Error(), "steps/broken.ts:1:") {
 		t.Fatalf("a broken step file: %v", err)
 	}
-	only, err := LoadLibrary(Options{Dir: dir, Library: lib})
+	only, err := LoadBuiltinSteps(Options{Dir: dir, Library: lib})
 	if err != nil {
-		t.Fatalf("LoadLibrary reads the project's files: %v", err)
+		t.Fatalf("LoadBuiltinSteps reads the project's files: %v", err)
 	}
 	defer only.Close()
 	if n := len(only.Registry().Steps); n != 2 {
-		t.Fatalf("LoadLibrary: %d steps, want 2", n)
+		t.Fatalf("LoadBuiltinSteps: %d steps, want 2", n)
 	}
 }
