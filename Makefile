@@ -12,7 +12,7 @@ ORACLES   := tools/oracles
 # exceeded" at the deadline on a busy machine (golang/go#75804, fixed in 1.27).
 FUZZTIME  ?= 20000x
 
-.PHONY: all build test unit other e2e vet race fuzz oracles browser demo bench clean
+.PHONY: all build test unit other e2e vet race fuzz oracles browser demo bench docs clean
 
 all: build
 
@@ -66,6 +66,11 @@ test: vet oracles browser race other e2e fuzz
 demo: browser
 	$(BIN) bdd
 	@echo "reports: reports/junit.xml reports/report.html"
+
+# Generated documentation: the built-in step reference in docs/steps.md
+# (between its generated markers; a test fails when it is stale).
+docs: build
+	$(BIN) steps --builtin --md -o docs/steps.md
 
 # Benchmarks against cucumber-js (docs/benchmarks.md); e.g.
 # make bench BENCH_ARGS='-only browser -runs 3'

@@ -88,10 +88,15 @@ func TestInitScaffold(t *testing.T) {
 	if res.code != 0 {
 		t.Fatalf("init: exit %d\n%s%s", res.code, res.stdout, res.stderr)
 	}
-	for _, want := range []string{"ferridriver.toml", "features/example.feature", "steps/world.ts", "steps/example.ts", "tsconfig.json", "types/cucumber.d.ts", "types/ferridriver.d.ts", "cd " + dir, " bdd"} {
+	for _, want := range []string{"ferridriver.toml", "features/login.feature", "pages/login.yaml", "features/todo.feature", "steps/world.ts", "steps/todo.ts", "tsconfig.json", "types/cucumber.d.ts", "types/ferridriver.d.ts", ".vscode/settings.json", ".vscode/ferridriver-steps.ts", "cd " + dir, " bdd"} {
 		if !strings.Contains(res.stdout, want) {
 			t.Fatalf("init output lacks %q:\n%s", want, res.stdout)
 		}
+	}
+	// The editor's glue file is the one `ferridriver steps --glue` writes.
+	glue := ferridriver(t, dir, "steps", "--glue")
+	if got := string(mustRead(t, filepath.Join(dir, ".vscode", "ferridriver-steps.ts"))); glue.code != 0 || got != glue.stdout {
+		t.Fatalf("init's .vscode/ferridriver-steps.ts differs from steps --glue (exit %d)", glue.code)
 	}
 	// A second init refuses and changes nothing.
 	before := mustRead(t, filepath.Join(dir, "steps", "world.ts"))

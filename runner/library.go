@@ -21,16 +21,25 @@ type Library struct {
 }
 
 // LoadLibrary bundles the step files (Steps, or DefaultStepPaths when
-// empty) and Extensions of opts and loads them. Only the options that
-// concern loading are used: Dir, Steps, Extensions, Alias, Env,
+// empty) and Extensions of opts, after the built-in step library
+// (Library, when set), and loads them. Only the options that concern
+// loading are used: Dir, Steps, Extensions, Alias, Library, Env,
 // ScriptCommands, WorldParameters, Stdout and Stderr. Errors are the
 // user's input problems, with file:line:column where there is one.
 func LoadLibrary(opts Options) (*Library, error) {
+	return loadStepsWith(opts, bundle)
+}
+
+func loadStepsWith(opts Options, build func(Options) (*jsbridge.Bundle, error)) (*Library, error) {
 	if opts.Dir == "" {
 		return nil, errors.New("runner: LoadLibrary needs the project directory")
 	}
+	b, err := build(opts)
+	if err != nil {
+		return nil, err
+	}
 	r := &Run{opts: opts, commands: capability.NewSession()}
-	if err := r.load(); err != nil {
+	if err := r.loadBundle(b); err != nil {
 		r.commands.Close()
 		return nil, err
 	}

@@ -36,6 +36,11 @@ type matcher struct {
 
 	mu    sync.Mutex
 	cache map[string][]stepMatch
+	// suggestions are the closest built-in steps by step text (cached as
+	// matches are); builtins are the library's definitions as words.
+	suggestions map[string][]Suggestion
+	builtinOnce sync.Once
+	builtins    []builtinTokens
 }
 
 // stepMatch is one definition matching a step's text.
@@ -65,6 +70,7 @@ func newMatcher(reg *jsbridge.Registry) (*matcher, error) {
 		jsParams:        map[string]jsParam{},
 		undefinedParams: map[int]*messages.UndefinedParameterType{},
 		cache:           map[string][]stepMatch{},
+		suggestions:     map[string][]Suggestion{},
 	}
 	for _, pt := range m.params.ParameterTypes() {
 		for _, re := range pt.Regexps() {
