@@ -7,7 +7,8 @@
 // Pages: / (index), /login (demo/secret) -> /welcome, /todo.html,
 // /table.html, /dialogs.html, /popup.html (opens /popup-content.html),
 // /slow.html?delay=ms. API: GET/POST /api/todos, DELETE /api/todos/{id},
-// GET /api/slow?ms=N, GET /api/health.
+// GET /api/slow?ms=N, GET /api/health; users, login, echo, status and
+// redirect endpoints are listed in api.go.
 package demoapp
 
 import (
@@ -54,6 +55,7 @@ type app struct {
 	sessions map[string]string // cookie token -> user
 	todos    []todo
 	nextID   int
+	users    users // the users API (api.go)
 }
 
 const cookieName = "demo_session"
@@ -65,6 +67,7 @@ func Handler() http.Handler {
 		sessions: map[string]string{},
 		todos:    []todo{{1, "Read the docs", true}, {2, "Write a feature", false}, {3, "Run ferridriver", false}},
 		nextID:   4,
+		users:    seedUsers(),
 	}
 	static, err := fs.Sub(site, "site")
 	if err != nil {
@@ -86,6 +89,7 @@ func Handler() http.Handler {
 	mux.HandleFunc("POST /api/todos", a.addTodo)
 	mux.HandleFunc("DELETE /api/todos/{id}", a.deleteTodo)
 	mux.HandleFunc("GET /api/slow", slow)
+	a.apiRoutes(mux)
 	mux.HandleFunc("/templates/", http.NotFound)
 	mux.Handle("/", files)
 	return mux
@@ -187,18 +191,27 @@ func (a *app) deleteTodo(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusNotFound, map[string]string{"error": "no todo " + strconv.Itoa(id)})
 }
 
-// slow answers after ?ms= milliseconds (default 500, at most MaxSlow).
-func slow(w http.ResponseWriter, r *http.Request) {
-	ms := 500
+// delay reads ?ms= (def when absent) as a duration of at most MaxSlow; it
+// answers 400 and returns false when ms is not a non-negative integer.
+func delay(w http.ResponseWriter, r *http.Request, def int) (time.Duration, bool) {
+	ms := def
 	if v := r.URL.Query().Get("ms"); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 0 {
 			writeJSON(w, http.StatusBadRequest, map[string]string{"error": "ms must be a non-negative integer"})
-			return
+			return 0, false
 		}
 		ms = n
 	}
-	d := min(time.Duration(ms)*time.Millisecond, MaxSlow)
+	return min(time.Duration(ms)*time.Millisecond, MaxSlow), true
+}
+
+// slow answers after ?ms= milliseconds (default 500, at most MaxSlow).
+func slow(w http.ResponseWriter, r *http.Request) {
+	d, ok := delay(w, r, 500)
+	if !ok {
+		return
+	}
 	select {
 	case <-time.After(d):
 	case <-r.Context().Done():

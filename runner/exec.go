@@ -204,7 +204,9 @@ func (w *worker) pickleStep(st *plannedStep, tc *plannedCase, world *goja.Object
 		}
 	}
 	def := reg.Steps[st.defs[0]]
+	w.vm.SetCurrentStep(tc.feature.currentStep(st.pickleStep))
 	out := w.vm.RunStep(def, world, st.args, st.pickleStep.Argument, reg.TimeoutFor(def.Timeout))
+	w.vm.SetCurrentStep(nil)
 	for k := len(tc.afterStep) - 1; k >= 0; k-- {
 		h := tc.afterStep[k]
 		r := w.run.result(out, 0)

@@ -13,6 +13,7 @@ import (
 	gmessages "github.com/cucumber/messages/go/v24"
 	"github.com/google/uuid"
 
+	"github.com/ferridriver/ferridriver/jsbridge"
 	"github.com/ferridriver/ferridriver/messages"
 )
 
@@ -31,6 +32,8 @@ type feature struct {
 	pickles []*messages.Pickle
 	// locations of the AST nodes a pickle refers to (scenarios, example rows)
 	locations map[string]messages.Location
+	// steps by AST node id, for the step a pickle step comes from
+	steps map[string]*messages.Step
 }
 
 // ParseError is a feature file that is not valid Gherkin.
@@ -95,6 +98,7 @@ func parseFeatureData(data []byte, path, uri, language string) (*feature, error)
 		uri:       uri,
 		source:    &messages.Source{URI: uri, Data: string(data), MediaType: messages.SourceMediaTypeTextXCucumberGherkinPlain},
 		locations: map[string]messages.Location{},
+		steps:     map[string]*messages.Step{},
 	}
 	if markdown {
 		f.source.MediaType = messages.SourceMediaTypeTextXCucumberGherkinMarkdown
@@ -157,9 +161,14 @@ func (f *feature) indexLocations() {
 	if f.doc.Feature == nil {
 		return
 	}
-	var scenario func(s *messages.Scenario)
-	scenario = func(s *messages.Scenario) {
+	steps := func(ss []*messages.Step) {
+		for _, st := range ss {
+			f.steps[st.ID] = st
+		}
+	}
+	scenario := func(s *messages.Scenario) {
 		f.locations[s.ID] = s.Location
+		steps(s.Steps)
 		for _, ex := range s.Examples {
 			for _, row := range ex.TableBody {
 				f.locations[row.ID] = row.Location
@@ -168,16 +177,33 @@ func (f *feature) indexLocations() {
 	}
 	for _, c := range f.doc.Feature.Children {
 		switch {
+		case c.Background != nil:
+			steps(c.Background.Steps)
 		case c.Scenario != nil:
 			scenario(c.Scenario)
 		case c.Rule != nil:
 			for _, rc := range c.Rule.Children {
+				if rc.Background != nil {
+					steps(rc.Background.Steps)
+				}
 				if rc.Scenario != nil {
 					scenario(rc.Scenario)
 				}
 			}
 		}
 	}
+}
+
+// currentStep describes the Gherkin step a pickle step comes from, for the
+// step code that runs it (jsbridge.CurrentStep).
+func (f *feature) currentStep(ps *messages.PickleStep) *jsbridge.CurrentStep {
+	cs := &jsbridge.CurrentStep{URI: f.uri, Text: ps.Text}
+	if len(ps.AstNodeIDs) > 0 {
+		if st := f.steps[ps.AstNodeIDs[0]]; st != nil {
+			cs.Line, cs.Keyword = int(st.Location.Line), st.Keyword
+		}
+	}
+	return cs
 }
 
 // pickleLines are the lines a "file.feature:LINE" filter may name to select

@@ -2,3 +2,4 @@
 // Parameter types first: the steps' expressions use them.
 import './validation'
 import './navigation'
+import './api'

@@ -13,6 +13,19 @@ declare module 'ferridriver' {
   /** The ferridriver version. */
   export const version: string
 
+  /** The Gherkin step running now (undefined outside a step, e.g. in hooks). */
+  export function currentStep(): CurrentStep | undefined
+  export interface CurrentStep {
+    /** The feature file, relative to the project directory (slash-separated). */
+    uri: string
+    /** The step's line in that file. */
+    line: number
+    /** The keyword as written, e.g. "Given ". */
+    keyword: string
+    /** The step's text after the keyword. */
+    text: string
+  }
+
   /** What a tool handler receives. */
   export interface ToolContext<Args = any> {
     /** The caller's arguments (validated against inputSchema, if any). */

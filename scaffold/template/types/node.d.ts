@@ -8,3 +8,10 @@ declare var process: {
   readonly platform: string
   cwd(): string
 }
+
+/** node:fs reads files; relative paths are relative to the project directory. */
+declare module 'node:fs' {
+  export function readFileSync(path: string): Uint8Array & { toString(encoding?: string): string }
+  export function readFileSync(path: string, encoding: 'utf8' | 'utf-8' | { encoding: 'utf8' | 'utf-8' }): string
+  export function existsSync(path: string): boolean
+}

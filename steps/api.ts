@@ -1,0 +1,6 @@
+// API testing without a browser (docs/steps-guide.md, "API testing").
+// Requests go through this.request (Playwright's APIRequestContext), so
+// relative URLs resolve against [browser] baseURL, cookies persist within
+// the scenario, and no browser is started.
+import './api_request' // preparing and sending requests
+import './api_response' // checking and remembering responses
