@@ -71,3 +71,25 @@ func TestBuiltinStepsAreLoadedUnlessTurnedOff(t *testing.T) {
 		})
 	}
 }
+
+// An existing suite that defines a parameter type of the same name as one
+// of the built-in library's ({value}) runs unchanged: its own parameter
+// type is used, the built-in steps that need the library's are left out
+// (said once), and nothing is ambiguous or undefined.
+func TestProjectParameterTypeReplacesTheLibrarys(t *testing.T) {
+	dir := t.TempDir()
+	testenv.WriteFiles(t, dir, map[string]string{
+		"features/a.feature": "Feature: a\n  Scenario: s\n    Given the value <<42>> is stored\n",
+		"steps/mine.ts": `import { Given, defineParameterType } from '@cucumber/cucumber'
+defineParameterType({ name: 'value', regexp: /<<(\d+)>>/, transformer: (s: string) => Number(s) * 2 })
+Given('the value {value} is stored', function (v: number) { if (v !== 84) throw new Error('the library transformer ran: ' + v) })
+`,
+	})
+	res := ferridriver(t, dir, "bdd", "--format", "summary")
+	if res.code != 0 || !strings.Contains(res.stdout, "1 scenario (1 passed)") {
+		t.Fatalf("exit %d\n%s%s", res.code, res.stdout, res.stderr)
+	}
+	if !strings.Contains(res.stderr, "parameter type(s) {value}") || strings.Count(res.stderr, "{value}") != 1 {
+		t.Fatalf("the replaced parameter type is not said once:\n%s", res.stderr)
+	}
+}

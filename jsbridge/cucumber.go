@@ -8,6 +8,7 @@ import (
 	"math/big"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -740,7 +741,9 @@ func (vm *VM) transform(a StepArg, world *goja.Object, timeout time.Duration) (g
 		}
 		return rt.ToValue(first), nil
 	}
-	for _, p := range vm.registry.ParamTypes {
+	// The last definition of a name wins: a project's parameter type
+	// replaces the built-in library's of the same name (loaded first).
+	for _, p := range slices.Backward(vm.registry.ParamTypes) {
 		if p.Name != a.ParamType {
 			continue
 		}

@@ -33,6 +33,12 @@ type matcher struct {
 	// undefinedParams is one message per definition whose expression names
 	// an unknown parameter type, by definition index.
 	undefinedParams map[int]*messages.UndefinedParameterType
+	// shadowed are the built-in library's parameter types that a project
+	// parameter type of the same name replaces (by index in the
+	// registry), and unavailable the library's step definitions that used
+	// them: neither is used or reported.
+	shadowed    map[int]bool
+	unavailable map[int]bool
 
 	mu    sync.Mutex
 	cache map[string][]stepMatch
@@ -69,6 +75,8 @@ func newMatcher(reg *jsbridge.Registry) (*matcher, error) {
 		byRegexp:        map[string][]*cukexp.ParameterType{},
 		jsParams:        map[string]jsParam{},
 		undefinedParams: map[int]*messages.UndefinedParameterType{},
+		shadowed:        map[int]bool{},
+		unavailable:     map[int]bool{},
 		cache:           map[string][]stepMatch{},
 		suggestions:     map[string][]Suggestion{},
 	}
@@ -80,7 +88,19 @@ func newMatcher(reg *jsbridge.Registry) (*matcher, error) {
 			m.addByRegexp(jsFloatSource, pt)
 		}
 	}
+	projectParams := map[string]bool{}
 	for _, p := range reg.ParamTypes {
+		if !p.Source.IsLibrary() {
+			projectParams[p.Name] = true
+		}
+	}
+	for pi, p := range reg.ParamTypes {
+		if p.Source.IsLibrary() && projectParams[p.Name] {
+			// An existing suite's {value} must not collide with the
+			// library's: the project's parameter type wins.
+			m.shadowed[pi] = true
+			continue
+		}
 		defErr := func(err error) error {
 			return &DefinitionError{Source: p.Source, What: "parameter type {" + p.Name + "}", Err: err}
 		}
@@ -128,6 +148,10 @@ func newMatcher(reg *jsbridge.Registry) (*matcher, error) {
 		expr, err := m.cucumberExpression(d.Pattern)
 		if err != nil {
 			var undef *cukexp.UndefinedParameterTypeError
+			if errors.As(err, &undef) && d.Source.IsLibrary() && len(m.shadowed) > 0 {
+				m.unavailable[i] = true
+				continue
+			}
 			if errors.As(err, &undef) {
 				m.undefinedParams[i] = &messages.UndefinedParameterType{Name: undefinedParamName(d.Pattern, m.params), Expression: d.Pattern}
 				continue
@@ -137,6 +161,21 @@ func newMatcher(reg *jsbridge.Registry) (*matcher, error) {
 		m.exprs[i] = expr
 	}
 	return m, nil
+}
+
+// shadowedNote says which built-in parameter types the project replaced
+// and how many built-in steps that leaves out ("" when none).
+func (m *matcher) shadowedNote(reg *jsbridge.Registry) string {
+	if len(m.shadowed) == 0 {
+		return ""
+	}
+	var names []string
+	for i := range reg.ParamTypes {
+		if m.shadowed[i] {
+			names = append(names, "{"+reg.ParamTypes[i].Name+"}")
+		}
+	}
+	return fmt.Sprintf("the project defines the parameter type(s) %s, which the built-in step library defines too: the project's are used, and the %d built-in step(s) that use the library's are left out", strings.Join(names, ", "), len(m.unavailable))
 }
 
 // jsParam is a parameter type whose regular expressions need JavaScript's

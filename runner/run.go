@@ -305,6 +305,9 @@ func (r *Run) define() error {
 		return err
 	}
 	r.matcher = m
+	if note := m.shadowedNote(reg); note != "" && r.opts.Stderr != nil {
+		fmt.Fprintf(r.opts.Stderr, "ferridriver: %s\n", note)
+	}
 	r.stepDefIDs = make([]string, len(reg.Steps))
 	r.hookIDs = make([]string, len(reg.Hooks))
 	r.hookTags = make([]tagexpressions.Evaluatable, len(reg.Hooks))
@@ -314,6 +317,9 @@ func (r *Run) define() error {
 	for _, d := range reg.Order {
 		switch d.Kind {
 		case jsbridge.DefParamType:
+			if m.shadowed[d.Index] {
+				continue
+			}
 			p := reg.ParamTypes[d.Index]
 			r.definitions = append(r.definitions, &messages.Envelope{ParameterType: &messages.ParameterType{
 				ID: newID(), Name: p.Name, RegularExpressions: p.Regexps, PreferForRegularExpressionMatch: p.PreferForRegexpMatch,
@@ -338,6 +344,9 @@ func (r *Run) define() error {
 			}
 			r.definitions = append(r.definitions, &messages.Envelope{Hook: msg})
 		case jsbridge.DefStep:
+			if m.unavailable[d.Index] {
+				continue
+			}
 			s := reg.Steps[d.Index]
 			r.stepDefIDs[d.Index] = newID()
 			if u, ok := m.undefinedParams[d.Index]; ok {
