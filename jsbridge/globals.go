@@ -181,6 +181,16 @@ func (vm *VM) format(args []goja.Value) string {
 	return v.String()
 }
 
+// callbackLater calls a Node-style callback as a promise job, after the
+// current JS task, reporting what it throws as uncaught.
+func (vm *VM) callbackLater(cb goja.Callable, args ...goja.Value) {
+	vm.queueMicrotask(func() {
+		if _, err := cb(goja.Undefined(), args...); err != nil {
+			vm.reportUncaught(err)
+		}
+	})
+}
+
 // queueMicrotask runs fn as a promise job, after the current JS task.
 func (vm *VM) queueMicrotask(fn func()) {
 	p, resolve, _ := vm.rt.NewPromise()

@@ -248,6 +248,22 @@ func (vm *VM) spawn(spec childSpec, o *goja.Object) goja.Value {
 	readers.Add(2)
 	go read(1, stdout)
 	go read(2, stderr)
+	// What JS writes to stdin is queued without bound, as Node buffers
+	// it: the loop never waits for the child to read.
+	writes := newByteQueue()
+	go func() {
+		defer stdin.Close()
+		for {
+			b, ok := writes.pop()
+			if !ok {
+				return
+			}
+			if _, err := stdin.Write(b); err != nil {
+				writes.close()
+				return
+			}
+		}
+	}()
 	var timer *time.Timer
 	if spec.timeout > 0 {
 		timer = time.AfterFunc(spec.timeout, func() { cmd.Process.Signal(spec.killSig) })
@@ -260,6 +276,7 @@ func (vm *VM) spawn(spec childSpec, o *goja.Object) goja.Value {
 		if timer != nil {
 			timer.Stop()
 		}
+		writes.close()
 		status, signal := exitOf(cmd.ProcessState)
 		vm.loop.Enqueue(ctx, func() {
 			release()
@@ -271,37 +288,17 @@ func (vm *VM) spawn(spec childSpec, o *goja.Object) goja.Value {
 			cmd.Process.Kill()
 		}
 	})
-	writes := make(chan []byte, 64)
-	go func() {
-		for b := range writes {
-			if _, err := stdin.Write(b); err != nil {
-				break
-			}
-		}
-		stdin.Close()
-		for range writes {
-		}
-	}()
 	h := rt.NewObject()
 	h.Set("pid", cmd.Process.Pid)
-	ended := false
 	h.Set("write", func(call goja.FunctionCall) goja.Value {
-		if ended {
-			return goja.Undefined()
-		}
 		b, ok := bytesOf(rt, call.Argument(0).ToObject(rt))
 		if !ok {
 			b = []byte(call.Argument(0).String())
 		}
-		writes <- append([]byte(nil), b...)
+		writes.push(append([]byte(nil), b...))
 		return goja.Undefined()
 	})
-	h.Set("end", func() {
-		if !ended {
-			ended = true
-			close(writes)
-		}
-	})
+	h.Set("end", writes.close)
 	h.Set("kill", func(call goja.FunctionCall) goja.Value {
 		if exited.Load() {
 			return rt.ToValue(false)
@@ -309,6 +306,53 @@ func (vm *VM) spawn(spec childSpec, o *goja.Object) goja.Value {
 		return rt.ToValue(cmd.Process.Signal(vm.signalOf(call.Argument(0), syscall.SIGTERM)) == nil)
 	})
 	return h
+}
+
+// byteQueue is an unbounded queue of chunks for one reader.
+type byteQueue struct {
+	mu     sync.Mutex
+	cond   *sync.Cond
+	items  [][]byte
+	closed bool
+}
+
+func newByteQueue() *byteQueue {
+	q := &byteQueue{}
+	q.cond = sync.NewCond(&q.mu)
+	return q
+}
+
+// push adds b; after close it is dropped.
+func (q *byteQueue) push(b []byte) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if !q.closed {
+		q.items = append(q.items, b)
+		q.cond.Signal()
+	}
+}
+
+// close ends the queue: pop returns what is left, then false.
+func (q *byteQueue) close() {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	q.closed = true
+	q.cond.Broadcast()
+}
+
+// pop waits for a chunk; false once the queue is closed and empty.
+func (q *byteQueue) pop() ([]byte, bool) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	for len(q.items) == 0 && !q.closed {
+		q.cond.Wait()
+	}
+	if len(q.items) == 0 {
+		return nil, false
+	}
+	b := q.items[0]
+	q.items = q.items[1:]
+	return b, true
 }
 
 // childProcessBinding is the Go half of node:child_process.

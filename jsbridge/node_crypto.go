@@ -155,11 +155,7 @@ func (vm *VM) cryptoModule() *goja.Object {
 		}
 		b := buffer.WrapBytes(rt, randomBytes(int(n)))
 		if cb, ok := goja.AssertFunction(call.Argument(1)); ok {
-			vm.queueMicrotask(func() {
-				if _, err := cb(goja.Undefined(), goja.Null(), b); err != nil {
-					vm.reportUncaught(err)
-				}
-			})
+			vm.callbackLater(cb, goja.Null(), b)
 			return goja.Undefined()
 		}
 		return b
@@ -193,11 +189,7 @@ func (vm *VM) cryptoModule() *goja.Object {
 			panic(vm.newError("TypeError", "The \"callback\" argument must be of type function.", "ERR_INVALID_ARG_TYPE"))
 		}
 		v := fill(goja.FunctionCall{This: call.This, Arguments: args[:len(args)-1]})
-		vm.queueMicrotask(func() {
-			if _, err := cb(goja.Undefined(), goja.Null(), v); err != nil {
-				vm.reportUncaught(err)
-			}
-		})
+		vm.callbackLater(cb, goja.Null(), v)
 		return goja.Undefined()
 	})
 	o.Set("randomInt", func(call goja.FunctionCall) goja.Value {
@@ -215,11 +207,7 @@ func (vm *VM) cryptoModule() *goja.Object {
 		n, _ := rand.Int(rand.Reader, big.NewInt(hi-lo))
 		v := rt.ToValue(lo + n.Int64())
 		if cb, ok := goja.AssertFunction(cbArg); ok {
-			vm.queueMicrotask(func() {
-				if _, err := cb(goja.Undefined(), goja.Null(), v); err != nil {
-					vm.reportUncaught(err)
-				}
-			})
+			vm.callbackLater(cb, goja.Null(), v)
 			return goja.Undefined()
 		}
 		return v

@@ -155,6 +155,17 @@ func (t *fdTable) remove(fd int) *os.File {
 
 var errBadFD = &fs.PathError{Op: "fd", Err: syscall.EBADF}
 
+// fdCall is an operation on an open descriptor: EBADF when this VM has no
+// such descriptor.
+func fdCall(syscall string, f *os.File, run func(f *os.File) (any, error)) fsCall {
+	return fsCall{syscall: syscall, run: func() (any, error) {
+		if f == nil {
+			return nil, errBadFD
+		}
+		return run(f)
+	}}
+}
+
 // openFlags parses Node's flags ("r", "wx+", "as"... or a number).
 func openFlags(v goja.Value, def string) (int, error) {
 	if n, ok := numberOf(v); ok {
@@ -250,24 +261,17 @@ var fsOps = map[string]func(a fsArgs) fsCall{
 	},
 	"fstat": func(a fsArgs) fsCall {
 		f := a.fd(0)
-		return fsCall{syscall: "fstat", run: func() (any, error) {
-			if f == nil {
-				return nil, errBadFD
-			}
+		return fdCall("fstat", f, func(f *os.File) (any, error) {
 			return statResult(f.Stat())
-		}}
+		})
 	},
 	"readFile": func(a fsArgs) fsCall {
 		utf8 := a.bool(1)
-		if n, ok := numberOf(a.arg(0)); ok {
-			f := a.vm.fdTable().get(a.vm, a.vm.rt.ToValue(n))
-			return fsCall{syscall: "read", run: func() (any, error) {
-				if f == nil {
-					return nil, errBadFD
-				}
+		if _, ok := numberOf(a.arg(0)); ok {
+			return fdCall("read", a.fd(0), func(f *os.File) (any, error) {
 				b, err := io.ReadAll(f)
 				return bytesOrString(b, utf8), err
-			}}
+			})
 		}
 		p := a.path(0)
 		flags, err := openFlags(a.arg(2), "r")
@@ -281,7 +285,7 @@ var fsOps = map[string]func(a fsArgs) fsCall{
 			}
 			defer f.Close()
 			if info, err := f.Stat(); err == nil && info.IsDir() {
-				return nil, &fs.PathError{Op: "read", Path: p, Err: syscall.EISDIR}
+				return nil, &syscallError{syscall: "read", err: syscall.EISDIR}
 			}
 			b, err := io.ReadAll(f)
 			return bytesOrString(b, utf8), err
@@ -289,15 +293,11 @@ var fsOps = map[string]func(a fsArgs) fsCall{
 	},
 	"writeFile": func(a fsArgs) fsCall {
 		data := a.bytes(1)
-		if n, ok := numberOf(a.arg(0)); ok {
-			f := a.vm.fdTable().get(a.vm, a.vm.rt.ToValue(n))
-			return fsCall{syscall: "write", run: func() (any, error) {
-				if f == nil {
-					return nil, errBadFD
-				}
+		if _, ok := numberOf(a.arg(0)); ok {
+			return fdCall("write", a.fd(0), func(f *os.File) (any, error) {
 				_, err := f.Write(data)
 				return nil, err
-			}}
+			})
 		}
 		p := a.path(0)
 		flags, err := openFlags(a.arg(2), "w")
@@ -414,12 +414,9 @@ var fsOps = map[string]func(a fsArgs) fsCall{
 	},
 	"fchmod": func(a fsArgs) fsCall {
 		f, mode := a.fd(0), os.FileMode(a.int(1, 0))
-		return fsCall{syscall: "fchmod", run: func() (any, error) {
-			if f == nil {
-				return nil, errBadFD
-			}
+		return fdCall("fchmod", f, func(f *os.File) (any, error) {
 			return nil, f.Chmod(mode)
-		}}
+		})
 	},
 	"chown": func(a fsArgs) fsCall {
 		p, uid, gid := a.path(0), int(a.int(1, -1)), int(a.int(2, -1))
@@ -431,12 +428,9 @@ var fsOps = map[string]func(a fsArgs) fsCall{
 	},
 	"fchown": func(a fsArgs) fsCall {
 		f, uid, gid := a.fd(0), int(a.int(1, -1)), int(a.int(2, -1))
-		return fsCall{syscall: "fchown", run: func() (any, error) {
-			if f == nil {
-				return nil, errBadFD
-			}
+		return fdCall("fchown", f, func(f *os.File) (any, error) {
 			return nil, f.Chown(uid, gid)
-		}}
+		})
 	},
 	"utimes": func(a fsArgs) fsCall {
 		p, at, mt := a.path(0), msTime(a.arg(1)), msTime(a.arg(2))
@@ -451,12 +445,9 @@ var fsOps = map[string]func(a fsArgs) fsCall{
 	},
 	"futimes": func(a fsArgs) fsCall {
 		f, at, mt := a.fd(0), msTime(a.arg(1)), msTime(a.arg(2))
-		return fsCall{syscall: "futime", run: func() (any, error) {
-			if f == nil {
-				return nil, errBadFD
-			}
+		return fdCall("futime", f, func(f *os.File) (any, error) {
 			return nil, os.Chtimes(f.Name(), at, mt)
-		}}
+		})
 	},
 	"truncate": func(a fsArgs) fsCall {
 		p, n := a.path(0), a.int(1, 0)
@@ -464,12 +455,9 @@ var fsOps = map[string]func(a fsArgs) fsCall{
 	},
 	"ftruncate": func(a fsArgs) fsCall {
 		f, n := a.fd(0), a.int(1, 0)
-		return fsCall{syscall: "ftruncate", run: func() (any, error) {
-			if f == nil {
-				return nil, errBadFD
-			}
+		return fdCall("ftruncate", f, func(f *os.File) (any, error) {
 			return nil, f.Truncate(n)
-		}}
+		})
 	},
 	"open": func(a fsArgs) fsCall {
 		p := a.path(0)
@@ -502,10 +490,7 @@ var fsOps = map[string]func(a fsArgs) fsCall{
 	// them into the caller's buffer.
 	"read": func(a fsArgs) fsCall {
 		f, n, pos := a.fd(0), a.int(1, 0), a.int(2, -1)
-		return fsCall{syscall: "read", run: func() (any, error) {
-			if f == nil {
-				return nil, errBadFD
-			}
+		return fdCall("read", f, func(f *os.File) (any, error) {
 			buf := make([]byte, max(n, 0))
 			var k int
 			var err error
@@ -518,14 +503,11 @@ var fsOps = map[string]func(a fsArgs) fsCall{
 				err = nil
 			}
 			return buf[:k], err
-		}}
+		})
 	},
 	"write": func(a fsArgs) fsCall {
 		f, data, pos := a.fd(0), a.bytes(1), a.int(2, -1)
-		return fsCall{syscall: "write", run: func() (any, error) {
-			if f == nil {
-				return nil, errBadFD
-			}
+		return fdCall("write", f, func(f *os.File) (any, error) {
 			var k int
 			var err error
 			if pos >= 0 {
@@ -534,16 +516,13 @@ var fsOps = map[string]func(a fsArgs) fsCall{
 				k, err = f.Write(data)
 			}
 			return k, err
-		}}
+		})
 	},
 	"fsync": func(a fsArgs) fsCall {
 		f := a.fd(0)
-		return fsCall{syscall: "fsync", run: func() (any, error) {
-			if f == nil {
-				return nil, errBadFD
-			}
+		return fdCall("fsync", f, func(f *os.File) (any, error) {
 			return nil, f.Sync()
-		}}
+		})
 	},
 }
 
@@ -644,6 +623,16 @@ func copyFile(from, to string, excl bool) error {
 	return dst.Close()
 }
 
+// syscallError is a failure of another system call than the operation's
+// usual one (readFile failing in read, not open).
+type syscallError struct {
+	syscall string
+	err     error
+}
+
+func (e *syscallError) Error() string { return e.syscall + ": " + e.err.Error() }
+func (e *syscallError) Unwrap() error { return e.err }
+
 // nodeSystemError is an error Node reports with its own code (ERR_FS_*).
 type nodeSystemError struct {
 	code, msg, syscall, path string
@@ -679,6 +668,10 @@ func (vm *VM) fsError(err error, c fsCall) goja.Value {
 		e.Set("syscall", se.syscall)
 		e.Set("path", se.path)
 		return e
+	}
+	var se *syscallError
+	if errors.As(err, &se) {
+		c.syscall = se.syscall
 	}
 	var en syscall.Errno
 	if !errors.As(err, &en) {
@@ -788,6 +781,7 @@ func (vm *VM) fsBinding() *goja.Object {
 	})
 	b.Set("constants", vm.fsConstants())
 	b.Set("resolve", func(p string) string { return vm.resolve(p) })
+	b.Set("guard", func(fn string) { vm.fsGuard(fn) })
 	return b
 }
 

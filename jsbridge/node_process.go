@@ -105,12 +105,7 @@ func (vm *VM) installProcess() {
 		if !ok {
 			panic(vm.newError("TypeError", "The \"callback\" argument must be of type function. Received "+call.Argument(0).String(), "ERR_INVALID_ARG_TYPE"))
 		}
-		args := append([]goja.Value(nil), call.Arguments[1:]...)
-		vm.queueMicrotask(func() {
-			if _, err := fn(goja.Undefined(), args...); err != nil {
-				vm.reportUncaught(err)
-			}
-		})
+		vm.callbackLater(fn, append([]goja.Value(nil), call.Arguments[1:]...)...)
 		return goja.Undefined()
 	})
 	p.Set("emitWarning", func(call goja.FunctionCall) goja.Value {
@@ -200,7 +195,7 @@ func (vm *VM) stdStream(fd int) *goja.Object {
 		}
 		for _, a := range call.Arguments[1:] {
 			if cb, ok := goja.AssertFunction(a); ok {
-				vm.queueMicrotask(func() { cb(goja.Undefined()) })
+				vm.callbackLater(cb)
 			}
 		}
 		return rt.ToValue(true)
@@ -226,10 +221,13 @@ func (vm *VM) installNodeGlobals() {
 	g := rt.GlobalObject()
 	g.Set("global", g)
 	if HasPolyfills() {
+		// Failures here are bugs of the build; the modules report them.
 		if b, err := vm.polyfill("buffer"); err == nil {
 			g.Set("Buffer", b.ToObject(rt).Get("Buffer"))
 		}
-		vm.polyfill("esBuiltins")
+		if _, err := vm.polyfill("esBuiltins"); err != nil {
+			fmt.Fprintln(vm.opts.Stderr, "ferridriver:", err)
+		}
 	}
 	lazy := func(name string, get func() goja.Value) {
 		g.DefineAccessorProperty(name, rt.ToValue(func(goja.FunctionCall) goja.Value {

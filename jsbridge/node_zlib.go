@@ -158,6 +158,15 @@ func (h *zlibHandle) decode() error {
 		}
 		return &zlibError{msg: "unexpected end of file", code: "Z_BUF_ERROR", errno: -5}
 	}
+	// A wrong header is reported as such even when the input is too short
+	// for Go's readers to look at it.
+	if b := h.in.Bytes(); len(b) >= 2 {
+		badGzip := mode == zGunzip && (b[0] != 0x1f || b[1] != 0x8b)
+		badZlib := mode == zInflate && (b[0]&0x0f != 8 || (uint(b[0])<<8|uint(b[1]))%31 != 0)
+		if badGzip || badZlib {
+			return &zlibError{msg: "incorrect header check", code: "Z_DATA_ERROR", errno: -3}
+		}
+	}
 	var r io.Reader
 	var err error
 	switch mode {

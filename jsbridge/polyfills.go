@@ -38,22 +38,25 @@ var (
 )
 
 func compilePolyfills() (*goja.Program, error) {
-	polyfillOnce.Do(func() {
-		src, err := polyfillFS.ReadFile("polyfills/polyfills.js")
-		if errors.Is(err, fs.ErrNotExist) {
-			polyfillErr = errNoPolyfills
-			return
-		}
-		if err != nil {
-			polyfillErr = err
-			return
-		}
-		polyfillPrg, polyfillErr = goja.Compile(polyfillsName, string(src), false)
-		if polyfillErr != nil {
-			polyfillErr = fmt.Errorf("ferridriver's Node polyfills: %w", polyfillErr)
-		}
-	})
+	polyfillOnce.Do(func() { polyfillPrg, polyfillErr = loadPolyfills(polyfillFS) })
 	return polyfillPrg, polyfillErr
+}
+
+// loadPolyfills compiles polyfills/polyfills.js of fsys; errNoPolyfills
+// when it is not there.
+func loadPolyfills(fsys fs.FS) (*goja.Program, error) {
+	src, err := fs.ReadFile(fsys, "polyfills/polyfills.js")
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, errNoPolyfills
+	}
+	if err != nil {
+		return nil, err
+	}
+	prg, err := goja.Compile(polyfillsName, string(src), false)
+	if err != nil {
+		return nil, fmt.Errorf("ferridriver's Node polyfills: %w", err)
+	}
+	return prg, nil
 }
 
 // HasPolyfills reports whether this binary embeds its Node polyfills.
@@ -64,33 +67,36 @@ func HasPolyfills() bool {
 
 type polyfillsKey struct{}
 
+// polyfillState is a VM's instance of the polyfill bundle, or why it has
+// none.
+type polyfillState struct {
+	exports *goja.Object
+	err     error
+}
+
 // polyfills returns the VM's instance of the polyfill bundle's exports (an
 // object of getters, one per package, each loading its package on first
 // use), evaluating the bundle on first call.
 func (vm *VM) polyfills() (*goja.Object, error) {
-	type state struct {
-		exports *goja.Object
-		err     error
-	}
 	st := vm.Local(polyfillsKey{}, func() any {
 		prg, err := compilePolyfills()
 		if err != nil {
-			return &state{err: err}
+			return &polyfillState{err: err}
 		}
 		v, err := vm.rt.RunProgram(prg)
 		if err != nil {
-			return &state{err: fmt.Errorf("ferridriver's Node polyfills: %w", vm.toJSError(err))}
+			return &polyfillState{err: fmt.Errorf("ferridriver's Node polyfills: %w", vm.toJSError(err))}
 		}
 		fn, ok := goja.AssertFunction(v)
 		if !ok {
-			return &state{err: errors.New("ferridriver's Node polyfills: not a function")}
+			return &polyfillState{err: errors.New("ferridriver's Node polyfills: not a function")}
 		}
 		exp, err := fn(goja.Undefined())
 		if err != nil {
-			return &state{err: fmt.Errorf("ferridriver's Node polyfills: %w", vm.toJSError(err))}
+			return &polyfillState{err: fmt.Errorf("ferridriver's Node polyfills: %w", vm.toJSError(err))}
 		}
-		return &state{exports: exp.ToObject(vm.rt)}
-	}).(*state)
+		return &polyfillState{exports: exp.ToObject(vm.rt)}
+	}).(*polyfillState)
 	return st.exports, st.err
 }
 
@@ -101,5 +107,10 @@ func (vm *VM) polyfill(name string) (goja.Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	return p.Get(name), nil
+	// The getter loads the package: what its top level throws is an error.
+	var v goja.Value
+	if ex := vm.rt.Try(func() { v = p.Get(name) }); ex != nil {
+		return nil, fmt.Errorf("ferridriver's Node polyfills: %s: %w", name, vm.toJSError(ex))
+	}
+	return v, nil
 }

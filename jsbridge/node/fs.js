@@ -414,6 +414,24 @@
   const streams = () => stream || (stream = require('node:stream'));
   const fdOf = (fd) => (fd && typeof fd === 'object' ? fd.fd : fd);
 
+  // openStream and closeStream open and close the file of a ReadStream or
+  // WriteStream (unless it was given an fd), as Node's streams do.
+  function openStream(s, cb) {
+    if (s.fd !== null) { cb(); return; }
+    binding.promise(s.constructor.name, 'open', s.path, s.flags, s.mode).then((fd) => {
+      s.fd = fd;
+      cb();
+      s.emit('open', fd);
+      s.emit('ready');
+    }, (e) => cb(e));
+  }
+  function closeStream(s, err, cb) {
+    if (s.fd === null || !s.autoClose) { cb(err); return; }
+    const fd = s.fd;
+    s.fd = null;
+    binding.promise(s.constructor.name, 'close', fd).then(() => cb(err), (e) => cb(err || e));
+  }
+
   let ReadStream, WriteStream;
   function defineStreams() {
     if (ReadStream) return;
@@ -438,15 +456,7 @@
         }
       }
       get pending() { return this.fd === null; }
-      _construct(cb) {
-        if (this.fd !== null) { cb(); return; }
-        binding.promise(this.constructor.name, 'open', this.path, this.flags, this.mode).then((fd) => {
-          this.fd = fd;
-          cb();
-          this.emit('open', fd);
-          this.emit('ready');
-        }, (e) => cb(e));
-      }
+      _construct(cb) { openStream(this, cb); }
       _read(n) {
         let len = n;
         if (this.end !== Infinity) {
@@ -461,12 +471,7 @@
           this.push(bytes.length > 0 ? bytes : null);
         }, (e) => this.destroy(e));
       }
-      _destroy(err, cb) {
-        if (this.fd === null || !this.autoClose) { cb(err); return; }
-        const fd = this.fd;
-        this.fd = null;
-        binding.promise(this.constructor.name, 'close', fd).then(() => cb(err), (e) => cb(err || e));
-      }
+      _destroy(err, cb) { closeStream(this, err, cb); }
       close(cb) {
         if (typeof cb === 'function') require('node:stream').finished(this, cb);
         this.destroy();
@@ -486,15 +491,7 @@
         this.autoClose = options.autoClose !== false;
       }
       get pending() { return this.fd === null; }
-      _construct(cb) {
-        if (this.fd !== null) { cb(); return; }
-        binding.promise(this.constructor.name, 'open', this.path, this.flags, this.mode).then((fd) => {
-          this.fd = fd;
-          cb();
-          this.emit('open', fd);
-          this.emit('ready');
-        }, (e) => cb(e));
-      }
+      _construct(cb) { openStream(this, cb); }
       _write(chunk, encoding, cb) {
         const pos = this.pos === undefined ? -1 : this.pos;
         binding.promise('WriteStream', 'write', this.fd, chunk, pos).then((n) => {
@@ -503,12 +500,7 @@
           cb();
         }, cb);
       }
-      _destroy(err, cb) {
-        if (this.fd === null || !this.autoClose) { cb(err); return; }
-        const fd = this.fd;
-        this.fd = null;
-        binding.promise(this.constructor.name, 'close', fd).then(() => cb(err), (e) => cb(err || e));
-      }
+      _destroy(err, cb) { closeStream(this, err, cb); }
       close(cb) {
         if (typeof cb === 'function') {
           if (this.closed) { Promise.resolve().then(() => cb()); } else this.once('close', () => cb());
@@ -527,8 +519,8 @@
       set(v) { Object.defineProperty(fs, name, { value: v, writable: true, enumerable: true, configurable: true }); },
     });
   }
-  fs.createReadStream = (path, options) => { defineStreams(); return new ReadStream(path, options); };
-  fs.createWriteStream = (path, options) => { defineStreams(); return new WriteStream(path, options); };
+  fs.createReadStream = (path, options) => { binding.guard('createReadStream'); defineStreams(); return new ReadStream(path, options); };
+  fs.createWriteStream = (path, options) => { binding.guard('createWriteStream'); defineStreams(); return new WriteStream(path, options); };
 
   fs.Stats = Stats;
   fs.BigIntStats = BigIntStats;

@@ -1,12 +1,14 @@
 // node:stream/consumers: read a whole stream (any async iterable).
-(function (_, require) {
+(function () {
   'use strict';
-  async function chunks(stream) {
-    const out = [];
-    for await (const c of stream) out.push(typeof c === 'string' ? Buffer.from(c) : c);
-    return out;
+  async function buffer(stream) {
+    const chunks = [];
+    const it = stream[Symbol.asyncIterator]();
+    for (let r = await it.next(); !r.done; r = await it.next()) {
+      chunks.push(typeof r.value === 'string' ? Buffer.from(r.value) : r.value);
+    }
+    return Buffer.concat(chunks);
   }
-  const buffer = async (stream) => Buffer.concat(await chunks(stream));
   const text = async (stream) => (await buffer(stream)).toString('utf8');
   return {
     buffer,

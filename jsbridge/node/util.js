@@ -11,6 +11,18 @@
   util.inspect = inspect;
   util.format = parts.format;
   util.formatWithOptions = (options, ...args) => parts.format(...args);
+  // Node's custom-promisify symbol is the registered one (the package
+  // makes its own): child_process.exec, setTimeout... carry it.
+  const kCustom = Symbol.for('nodejs.util.promisify.custom');
+  const packagePromisify = util.promisify;
+  util.promisify = function promisify(fn) {
+    if (fn && typeof fn[kCustom] === 'function') return fn[kCustom];
+    return packagePromisify(fn);
+  };
+  util.promisify.custom = kCustom;
+  for (const [fn, p] of [[setTimeout, (ms, v) => new Promise((r) => setTimeout(() => r(v), ms))], [setImmediate, (v) => new Promise((r) => setImmediate(() => r(v)))]]) {
+    if (!fn[kCustom]) Object.defineProperty(fn, kCustom, { value: p });
+  }
   util.isDeepStrictEqual = (a, b) => parts.deepEqual.isDeepStrictEqual(a, b);
   util.TextEncoder = TextEncoder;
   util.TextDecoder = TextDecoder;
