@@ -297,20 +297,26 @@ func (vm *VM) missingModule(name string, cause error, imported bool) goja.Value 
 	fail := func(what string) {
 		panic(ErrorValue(rt, fmt.Errorf("%w (used: %s)", cause, what)))
 	}
+	get := func(_ *goja.Object, prop string, _ goja.Value) goja.Value {
+		switch prop {
+		case "__esModule", "then", "toJSON", "default", "constructor":
+			return goja.Undefined()
+		}
+		fail(short + "." + prop)
+		return nil
+	}
+	// esbuild's interop makes the namespace of an import an object whose
+	// prototype is the module's: this one, so that a named import
+	// (import { x } from "http2") throws when read too.
+	proto := rt.NewProxy(rt.NewObject(), &goja.ProxyTrapConfig{Get: get})
 	return rt.ToValue(rt.NewProxy(rt.NewObject(), &goja.ProxyTrapConfig{
-		Get: func(_ *goja.Object, prop string, _ goja.Value) goja.Value {
-			switch prop {
-			case "__esModule", "then", "toJSON", "default", "constructor":
-				return goja.Undefined()
-			}
-			fail(short + "." + prop)
-			return nil
-		},
+		Get: get,
 		OwnKeys: func(*goja.Object) *goja.Object {
 			if !imported {
 				fail("the exports of " + short)
 			}
 			return rt.NewArray()
 		},
+		GetPrototypeOf: func(*goja.Object) *goja.Object { return rt.ToValue(proto).ToObject(rt) },
 	}))
 }

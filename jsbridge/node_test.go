@@ -98,8 +98,10 @@ func TestMissingBuiltinModules(t *testing.T) {
 	vm, _ := newTestVM(t, HostBDD, map[string]string{
 		"entry.mjs": `import http2 from 'http2'
 import * as tls from 'node:tls'
+import { createSocket } from 'node:dgram'
 globalThis.loaded = typeof http2 + typeof tls
 globalThis.useIt = () => http2.connect('https://x')
+globalThis.useNamed = () => createSocket('udp4')
 let fallback = 'none'
 try { Object.assign({}, require('stream/web-nope')) } catch (e) { fallback = 'caught' }
 try { Object.assign(globalThis, require('node:inspector')) } catch (e) { fallback += ' ' + e.message.includes('node:inspector') }
@@ -115,6 +117,10 @@ globalThis.fallback = fallback
 	_, err := eval(t, vm, `useIt()`)
 	if err == nil || !strings.Contains(err.Error(), `module "node:http2" is not available in ferridriver`) || !strings.Contains(err.Error(), "used: http2.connect") {
 		t.Errorf("using http2: %v", err)
+	}
+	_, err = eval(t, vm, `useNamed()`)
+	if err == nil || !strings.Contains(err.Error(), `module "node:dgram" is not available in ferridriver`) || !strings.Contains(err.Error(), "used: dgram.createSocket") {
+		t.Errorf("a named import of dgram: %v", err)
 	}
 }
 
