@@ -139,6 +139,16 @@ func (vm *VM) newHash(alg string) hash.Hash {
 	return mk()
 }
 
+// resultOrCallback returns v, or, when cb is a function, passes it to cb
+// (Node's error-first convention) after the current task.
+func (vm *VM) resultOrCallback(v, cb goja.Value) goja.Value {
+	if fn, ok := goja.AssertFunction(cb); ok {
+		vm.callbackLater(fn, goja.Null(), v)
+		return goja.Undefined()
+	}
+	return v
+}
+
 func (vm *VM) cryptoModule() *goja.Object {
 	rt := vm.rt
 	o := rt.NewObject()
@@ -153,12 +163,7 @@ func (vm *VM) cryptoModule() *goja.Object {
 		if n < 0 || n > math.MaxInt32 {
 			panic(vm.newError("RangeError", "The value of \"size\" is out of range.", "ERR_OUT_OF_RANGE"))
 		}
-		b := buffer.WrapBytes(rt, randomBytes(int(n)))
-		if cb, ok := goja.AssertFunction(call.Argument(1)); ok {
-			vm.callbackLater(cb, goja.Null(), b)
-			return goja.Undefined()
-		}
-		return b
+		return vm.resultOrCallback(buffer.WrapBytes(rt, randomBytes(int(n))), call.Argument(1))
 	})
 	// fill overwrites bytes [offset, offset+size) of a typed array.
 	fill := func(call goja.FunctionCall) goja.Value {
@@ -205,12 +210,7 @@ func (vm *VM) cryptoModule() *goja.Object {
 			panic(vm.newError("RangeError", "The value of \"max\" is out of range. It must be greater than the value of \"min\".", "ERR_OUT_OF_RANGE"))
 		}
 		n, _ := rand.Int(rand.Reader, big.NewInt(hi-lo))
-		v := rt.ToValue(lo + n.Int64())
-		if cb, ok := goja.AssertFunction(cbArg); ok {
-			vm.callbackLater(cb, goja.Null(), v)
-			return goja.Undefined()
-		}
-		return v
+		return vm.resultOrCallback(rt.ToValue(lo+n.Int64()), cbArg)
 	})
 	getRandomValues := func(call goja.FunctionCall) goja.Value {
 		target := call.Argument(0).ToObject(rt)

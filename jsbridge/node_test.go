@@ -179,6 +179,7 @@ func TestCrypto(t *testing.T) {
 		{`return require('crypto').createHash('sha256').update('68656c6c6f', 'hex').digest('base64url')`, "LPJNul-wow4m6DsqxbninhsWHlwfp0JecwQzYpOLmCQ"},
 		{`const c = require('crypto'); const b = Buffer.alloc(8); c.randomFillSync(b, 4); return b.subarray(0, 4).toString('hex') + ' ' + c.randomBytes(16).length + ' ' + (c.randomInt(5, 6) === 5) + ' ' + c.timingSafeEqual(Buffer.from('a'), Buffer.from('a'))`, "00000000 16 true true"},
 		{`try { require('crypto').createHash('whirlpool') } catch (e) { return e.code }`, "ERR_CRYPTO_INVALID_DIGEST"},
+		{`const c = require('crypto'); const a = await new Promise((r) => c.randomBytes(3, (e, b) => r(e === null && b.length))); const n = await new Promise((r) => c.randomInt(7, 8, (e, v) => r(v))); return a + ' ' + n`, "3 7"},
 	} {
 		if got := mustEval(t, vm, tc.src); got != tc.want {
 			t.Errorf("%s\n got %q\nwant %q", tc.src, got, tc.want)
