@@ -12,7 +12,7 @@ ORACLES   := tools/oracles
 # exceeded" at the deadline on a busy machine (golang/go#75804, fixed in 1.27).
 FUZZTIME  ?= 20000x
 
-.PHONY: all build test unit other e2e vet race fuzz oracles polyfills npm-packages browser demo bench clean
+.PHONY: all build test unit other e2e vet race fuzz oracles polyfills npm-packages browser demo bench docs clean
 
 all: build
 
@@ -58,12 +58,12 @@ vet: polyfills
 
 # Packages whose state is shared between goroutines run under the race
 # detector; `make test` runs the others without it.
-RACE_PKGS := ./jsbridge/... ./runner/... ./formatters/... ./messages/... ./mcp/... ./world/... ./demoapp/...
+RACE_PKGS := ./jsbridge/... ./runner/... ./formatters/... ./messages/... ./mcp/... ./world/... ./demoapp/... ./godogworld/... ./examples/...
 race: polyfills oracles browser
 	$(GO) test -race -count=1 $(RACE_PKGS)
 
 other: polyfills oracles
-	$(GO) test -count=1 $$($(GO) list ./... | grep -v -E '/(e2e|jsbridge|runner|formatters|messages|mcp|world|demoapp)(/|$$)')
+	$(GO) test -count=1 $$($(GO) list ./... | grep -v -E '/(e2e|jsbridge|runner|formatters|messages|mcp|world|demoapp|godogworld|examples)(/|$$)')
 
 # Each fuzz target for a short while: no panic on any input.
 fuzz: polyfills
@@ -84,11 +84,16 @@ e2e: polyfills oracles npm-packages browser
 test: vet oracles browser race other e2e fuzz
 
 # Build, install what is missing (Chromium, the driver), run the example
-# suite (features/, steps/, ferridriver.toml) against the embedded demo app,
+# suite (features/, its steps in features/support/, ferridriver.toml) against the embedded demo app,
 # which its [[webServer]] starts: progress, then the summary.
 demo: browser
 	$(BIN) bdd
 	@echo "reports: reports/junit.xml reports/report.html"
+
+# Generated documentation: the built-in step reference in docs/steps.md
+# (between its generated markers; a test fails when it is stale).
+docs: build
+	$(BIN) steps --builtin --md -o docs/steps.md
 
 # Benchmarks against cucumber-js (docs/benchmarks.md); e.g.
 # make bench BENCH_ARGS='-only browser -runs 3'

@@ -204,7 +204,7 @@ AfterAll(async function () {
 })
 `
 
-// exampleSuite runs the repository's example suite (features/, steps/)
+// exampleSuite runs the repository's example suite (features/ and its steps in features/support/)
 // under ferridriver and, unchanged, under cucumber-js + Playwright with
 // the usual support file (which also provides this.request), at one
 // worker: a realistic mix of pages, dialogs, popups, waits and API calls.
@@ -222,20 +222,18 @@ func exampleSuite(root, work, ferri, node, cucumber, peer string) (suite, error)
 		"this.page = await this.context.newPage()\n  this.request = this.context.request", 1)
 	files := map[string]string{
 		"support/browser.ts": support,
-		"cucumber.json":      `{ "default": { "requireModule": ["tsx/cjs"], "require": ["steps/**/*.ts", "support/**/*.ts"], "paths": ["features/**/*.feature"] } }`,
-		"ferridriver.toml":   fmt.Sprintf("[test]\nsteps = [\"steps/**/*.ts\"]\n\n[browser]\nbaseURL = %q\nexecutablePath = %q\n", base, chromium),
+		"cucumber.json":      `{ "default": { "requireModule": ["tsx/cjs"], "require": ["features/support/**/*.ts", "support/**/*.ts"], "paths": ["features/**/*.feature"] } }`,
+		"ferridriver.toml":   fmt.Sprintf("[test]\nsteps = [\"features/support/**/*.ts\"]\n\n[browser]\nbaseURL = %q\nexecutablePath = %q\n", base, chromium),
 	}
 	if err := writeSuite(dir, peer, files); err != nil {
 		return suite{}, err
 	}
 	// The repository's own features and steps, unchanged.
-	for _, sub := range []string{"features", "steps"} {
-		if err := os.CopyFS(filepath.Join(dir, sub), os.DirFS(filepath.Join(root, sub))); err != nil {
-			return suite{}, err
-		}
+	if err := os.CopyFS(filepath.Join(dir, "features"), os.DirFS(filepath.Join(root, "features"))); err != nil {
+		return suite{}, err
 	}
 	return suite{
-		name: "example suite (features/ + steps/, 1 worker)",
+		name: "example suite (features/, 1 worker)",
 		commands: []command{
 			{name: "ferridriver", dir: dir, argv: []string{ferri, "bdd"}},
 			{name: "cucumber-js + Playwright", dir: dir, argv: []string{node, cucumber}, env: peerEnv(base, chromium, false)},

@@ -75,6 +75,8 @@ type Test struct {
 	Format          StringList     `mapstructure:"format"`
 	FormatOptions   map[string]any `mapstructure:"formatOptions"`
 	Shard           string         `mapstructure:"shard"`
+	// BuiltinSteps loads the built-in step library (default true).
+	BuiltinSteps *bool `mapstructure:"builtinSteps"`
 }
 
 // MCP is the [mcp] section: `ferridriver mcp` over HTTP.
@@ -510,6 +512,9 @@ func (c *Config) validate() error {
 	}
 	return nil
 }
+
+// BuiltinStepsOrDefault returns test.builtinSteps, true when unset.
+func (t Test) BuiltinStepsOrDefault() bool { return t.BuiltinSteps == nil || *t.BuiltinSteps }
 
 // StrictOrDefault returns test.strict, true when unset (cucumber-js's default).
 func (t Test) StrictOrDefault() bool { return t.Strict == nil || *t.Strict }

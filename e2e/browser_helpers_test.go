@@ -104,18 +104,16 @@ func noneLeft(t *testing.T, token string) {
 	t.Fatalf("processes left behind by the run:\n%s", strings.Join(left, "\n"))
 }
 
-// exampleSuite copies the repository's example suite (features/, steps/,
-// ferridriver.toml) into a temporary directory, with the demo server
+// exampleSuite copies the repository's example suite (features/, its steps
+// in features/support/, ferridriver.toml) into a temporary directory, with the demo server
 // started by this test's binary on a free port instead of bin/ferridriver
 // on 4173 (which a developer may be using). Everything else is unchanged.
 func exampleSuite(t *testing.T) (dir string, port int) {
 	t.Helper()
 	root := oracles.Root()
 	dir = t.TempDir()
-	for _, sub := range []string{"features", "steps"} {
-		if err := os.CopyFS(filepath.Join(dir, sub), os.DirFS(filepath.Join(root, sub))); err != nil {
-			t.Fatal(err)
-		}
+	if err := os.CopyFS(filepath.Join(dir, "features"), os.DirFS(filepath.Join(root, "features"))); err != nil {
+		t.Fatal(err)
 	}
 	cfg, err := os.ReadFile(filepath.Join(root, "ferridriver.toml"))
 	if err != nil {

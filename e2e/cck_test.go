@@ -93,7 +93,9 @@ func runCCKSample(t *testing.T, src, name string, extraArgs ...string) {
 	}
 	testenv.WriteFiles(t, dir, map[string]string{
 		"fake-cucumber.ts": fakeCucumberShim,
-		"ferridriver.toml": fmt.Sprintf("[test]\nsteps = [\"samples/%s/*.ts\"]\n\n[bundler]\nalias = { \"@cucumber/fake-cucumber\" = \"./fake-cucumber.ts\" }\n", name),
+		// The kit's streams list only the sample's own definitions, so the
+		// built-in step library is off.
+		"ferridriver.toml": fmt.Sprintf("[test]\nsteps = [\"samples/%s/*.ts\"]\nbuiltinSteps = false\n\n[bundler]\nalias = { \"@cucumber/fake-cucumber\" = \"./fake-cucumber.ts\" }\n", name),
 	})
 	args := []string{"bdd", "--format", "message:out.ndjson", "--format", "summary"}
 	if extra, err := os.ReadFile(filepath.Join(src, name+".arguments.txt")); err == nil {

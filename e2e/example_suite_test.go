@@ -88,10 +88,15 @@ func TestInitScaffold(t *testing.T) {
 	if res.code != 0 {
 		t.Fatalf("init: exit %d\n%s%s", res.code, res.stdout, res.stderr)
 	}
-	for _, want := range []string{"ferridriver.toml", "features/example.feature", "steps/world.ts", "steps/example.ts", "tsconfig.json", "types/cucumber.d.ts", "types/ferridriver.d.ts", "cd " + dir, " bdd"} {
+	for _, want := range []string{"ferridriver.toml", "features/login.feature", "pages/login.yaml", "features/todo.feature", "steps/world.ts", "steps/todo.ts", "tsconfig.json", "types/cucumber.d.ts", "types/ferridriver.d.ts", ".vscode/settings.json", ".vscode/ferridriver-steps.ts", "cd " + dir, " bdd"} {
 		if !strings.Contains(res.stdout, want) {
 			t.Fatalf("init output lacks %q:\n%s", want, res.stdout)
 		}
+	}
+	// The editor's glue file is the one `ferridriver steps --glue` writes.
+	glue := ferridriver(t, dir, "steps", "--glue")
+	if got := string(mustRead(t, filepath.Join(dir, ".vscode", "ferridriver-steps.ts"))); glue.code != 0 || got != glue.stdout {
+		t.Fatalf("init's .vscode/ferridriver-steps.ts differs from steps --glue (exit %d)", glue.code)
 	}
 	// A second init refuses and changes nothing.
 	before := mustRead(t, filepath.Join(dir, "steps", "world.ts"))
@@ -156,8 +161,10 @@ When('a typo', async function () { await this.page.gotoo('/') })
 	})
 }
 
-// The example suite's steps type-check against the declarations that
-// `ferridriver init` writes: the types describe what the steps really use.
+// The example suite's steps and the built-in step library type-check
+// against the declarations that `ferridriver init` writes: the types
+// describe what the steps really use, and the library needs nothing but
+// the public API.
 func TestExampleSuiteTypeChecks(t *testing.T) {
 	tsc := filepath.Join(oracles.NodeModules(t), "typescript", "bin", "tsc")
 	if _, err := os.Stat(tsc); err != nil {
@@ -170,8 +177,10 @@ func TestExampleSuiteTypeChecks(t *testing.T) {
 	if err := os.RemoveAll(filepath.Join(dir, "steps")); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.CopyFS(filepath.Join(dir, "steps"), os.DirFS(filepath.Join(oracles.Root(), "steps"))); err != nil {
-		t.Fatal(err)
+	for src, dst := range map[string]string{"features/support": "steps/example", "steps": "steps/library"} {
+		if err := os.CopyFS(filepath.Join(dir, dst), os.DirFS(filepath.Join(oracles.Root(), src))); err != nil {
+			t.Fatal(err)
+		}
 	}
 	if out, err := exec.Command("node", tsc, "--noEmit", "-p", dir).CombinedOutput(); err != nil {
 		t.Fatalf("tsc --noEmit on steps/ with the scaffold's declarations: %v\n%s", err, out)

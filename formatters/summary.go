@@ -154,6 +154,11 @@ func stepSummary(q *query.Query, t term, sr query.StepResult, includeAttachments
 		if res.Status == messages.TestStepResultStatusAmbiguous {
 			lines = append(lines, indent(t.ambiguousStep(q.StepDefinitionsOf(ts)), gherkinIndent+errorIndent))
 		}
+		if res.Status == messages.TestStepResultStatusUndefined {
+			if s := t.stepSuggestions(q.Suggestions(ps.ID)); s != "" {
+				lines = append(lines, indent(s, gherkinIndent+errorIndent))
+			}
+		}
 	case ts.HookID != nil:
 		h := q.HookOf(ts)
 		loc := ""
@@ -270,8 +275,10 @@ func snippetsBlock(q *query.Query) string {
 	return strings.Join(lines, "\n")
 }
 
-// suggestedSnippets returns the distinct snippet codes suggested for the
-// steps of the finished test cases, in order.
+// suggestedSnippets returns the distinct code snippets suggested for the
+// steps of the finished test cases, in order: the step definitions to
+// write, not the built-in steps suggested instead (Gherkin snippets, shown
+// under each undefined step).
 func suggestedSnippets(q *query.Query) []string {
 	var out []string
 	seen := map[string]bool{}
@@ -279,7 +286,7 @@ func suggestedSnippets(q *query.Query) []string {
 		tcs := q.TestCaseStarted(f.TestCaseStartedID)
 		for _, sg := range q.SuggestionsOfPickle(q.PickleOf(tcs)) {
 			for _, sn := range sg.Snippets {
-				if sn != nil && !seen[sn.Code] {
+				if sn != nil && sn.Language != gherkinSnippet && !seen[sn.Code] {
 					seen[sn.Code] = true
 					out = append(out, sn.Code)
 				}
@@ -287,4 +294,49 @@ func suggestedSnippets(q *query.Query) []string {
 		}
 	}
 	return out
+}
+
+// gherkinSnippet is the language of a suggestion's snippets that are steps
+// to write instead (ferridriver suggests its closest built-in steps so).
+const gherkinSnippet = "gherkin"
+
+// stepSuggestions renders the Gherkin snippets of an undefined step's
+// suggestions: each step to use instead, with its comment lines beside it
+// in the location colour. "" when there is none.
+func (t term) stepSuggestions(suggestions []*messages.Suggestion) string {
+	type row struct{ step, note string }
+	var rows []row
+	width := 0
+	for _, sg := range suggestions {
+		for _, sn := range sg.Snippets {
+			if sn == nil || sn.Language != gherkinSnippet {
+				continue
+			}
+			var steps, notes []string
+			for _, l := range strings.Split(strings.TrimSpace(sn.Code), "\n") {
+				if c, ok := strings.CutPrefix(strings.TrimSpace(l), "#"); ok {
+					notes = append(notes, strings.TrimPrefix(strings.TrimSpace(c), "Built-in step: "))
+				} else {
+					steps = append(steps, l)
+				}
+			}
+			r := row{step: strings.Join(steps, "\n"), note: strings.Join(notes, " ")}
+			if !strings.Contains(r.step, "\n") {
+				width = max(width, displayWidth(r.step))
+			}
+			rows = append(rows, r)
+		}
+	}
+	if len(rows) == 0 {
+		return ""
+	}
+	lines := []string{"Closest built-in steps:"}
+	for _, r := range rows {
+		line := "  " + r.step
+		if r.note != "" {
+			line += strings.Repeat(" ", max(0, width-displayWidth(r.step))) + "  " + t.st.apply(t.theme.Location, "# "+r.note)
+		}
+		lines = append(lines, line)
+	}
+	return strings.Join(lines, "\n")
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/ferridriver/ferridriver/formatters/query"
+	"github.com/ferridriver/ferridriver/jsbridge"
 	"github.com/ferridriver/ferridriver/messages"
 )
 
@@ -213,3 +214,78 @@ func unsetenv(t *testing.T, key string) {
 
 // sum adds at run time (constant arithmetic in Go is exact).
 func sum(a, b float64) float64 { return a + b }
+
+// The Gherkin snippets of a suggestion (built-in steps) are listed under
+// the undefined step, each with its comment beside it; code snippets are
+// not (they go to the snippets block).
+func TestStepSuggestions(t *testing.T) {
+	code := &messages.Snippet{Language: "typescript", Code: "When('x', function () {})"}
+	gh := func(c string) *messages.Snippet { return &messages.Snippet{Language: "gherkin", Code: c} }
+	for _, tc := range []struct {
+		name     string
+		snippets []*messages.Snippet
+		want     string
+	}{
+		{"code only", []*messages.Snippet{code}, ""},
+		{"built-in steps", []*messages.Snippet{code,
+			gh("# Built-in step: I click {string} — Clicks an element.\nWhen I click \"Log in\""),
+			gh("# Built-in step: I open {string}\nGiven I open \"/\""),
+		}, "Closest built-in steps:\n" +
+			"  When I click \"Log in\"  # I click {string} — Clicks an element.\n" +
+			"  Given I open \"/\"       # I open {string}"},
+		{"no comment", []*messages.Snippet{gh("When I go back")}, "Closest built-in steps:\n  When I go back"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tm := term{theme: PlainTheme(), st: styler{on: false}}
+			got := tm.stepSuggestions([]*messages.Suggestion{{ID: "1", PickleStepID: "2", Snippets: tc.snippets}})
+			if got != tc.want {
+				t.Fatalf("got:\n%s\nwant:\n%s", got, tc.want)
+			}
+		})
+	}
+}
+
+// usage leaves out the built-in steps nothing used (the table counts
+// them); used built-in steps and the project's unused ones stay.
+func TestUsageLeavesOutUnusedBuiltinSteps(t *testing.T) {
+	def := func(id, pattern, uri string) *messages.Envelope {
+		return &messages.Envelope{StepDefinition: &messages.StepDefinition{
+			ID: id, Pattern: messages.StepDefinitionPattern{Source: pattern, Type: messages.StepDefinitionPatternTypeCucumberExpression},
+			SourceReference: messages.SourceReference{URI: messages.Ptr(uri), Location: &messages.Location{Line: 3}},
+		}}
+	}
+	envs := []*messages.Envelope{
+		{GherkinDocument: &messages.GherkinDocument{URI: messages.Ptr("features/a.feature"), Feature: &messages.Feature{Children: []*messages.FeatureChild{{Scenario: &messages.Scenario{ID: "sc", Steps: []*messages.Step{{ID: "st", Keyword: "Given ", Text: `I open "/"`, Location: messages.Location{Line: 4}}}}}}}}},
+		{Pickle: &messages.Pickle{ID: "p", URI: "features/a.feature", Name: "s", AstNodeIDs: []string{"sc"}, Steps: []*messages.PickleStep{{ID: "ps", Text: `I open "/"`, AstNodeIDs: []string{"st"}}}}},
+		def("d1", "I open {string}", "ferridriver:steps/navigation.ts"),
+		def("d2", "I go back", "ferridriver:steps/navigation.ts"),
+		def("d3", "I reload", "ferridriver:steps/navigation.ts"),
+		def("d4", "my own step", "steps/mine.ts"),
+		{TestCase: &messages.TestCase{ID: "tc", PickleID: "p", TestSteps: []*messages.TestStep{{ID: "ts", PickleStepID: messages.Ptr("ps"), StepDefinitionIDs: []string{"d1"}}}}},
+		{TestCaseStarted: &messages.TestCaseStarted{ID: "tcs", TestCaseID: "tc"}},
+		{TestStepFinished: &messages.TestStepFinished{TestCaseStartedID: "tcs", TestStepID: "ts", TestStepResult: messages.TestStepResult{Status: messages.TestStepResultStatusPassed, Duration: messages.Duration{Nanos: 1000000}}}},
+		{TestCaseFinished: &messages.TestCaseFinished{TestCaseStartedID: "tcs"}},
+	}
+	if builtinURIPrefix != jsbridge.LibraryScheme {
+		t.Fatalf("builtinURIPrefix %q is not jsbridge.LibraryScheme %q", builtinURIPrefix, jsbridge.LibraryScheme)
+	}
+	q := query.New()
+	for _, e := range envs {
+		q.Update(e)
+	}
+	entries, unused := stepUsage(q)
+	var patterns []string
+	for _, e := range entries {
+		patterns = append(patterns, e.Pattern)
+	}
+	if unused != 2 || !reflect.DeepEqual(patterns, []string{"I open {string}", "my own step"}) {
+		t.Fatalf("usage lists %q and %d unused built-in steps; want the used built-in and the project's step, and 2", patterns, unused)
+	}
+	table := usageTable(entries, unused)
+	if !strings.HasSuffix(table, "┘\n2 built-in steps unused (not listed; `ferridriver steps --builtin` lists every one)\n") || !strings.Contains(table, "UNUSED") {
+		t.Fatalf("table:\n%s", table)
+	}
+	if got := usageTable(nil, 1); got != "1 built-in step unused (not listed; `ferridriver steps --builtin` lists every one)\n" {
+		t.Fatalf("only unused built-in steps: %q", got)
+	}
+}

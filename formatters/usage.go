@@ -19,18 +19,28 @@ import (
 // duration) first, and unused definitions marked UNUSED: cucumber-js's
 // `usage` (a table) and `usage-json` (the same data as JSON). The JSON's
 // "code" is always "": the stream does not carry step definition source.
+//
+// Built-in steps nothing used are left out of both (the table says how
+// many): a project uses a few of the library's many steps, and its own
+// unused definitions are what the report is for.
 func init() {
 	Register("usage", func(o Options) (Formatter, error) {
 		return newAtEnd(o.Out, "usage", func(q *query.Query) ([]byte, error) {
-			return []byte(usageTable(stepUsage(q))), nil
+			entries, unusedBuiltin := stepUsage(q)
+			return []byte(usageTable(entries, unusedBuiltin)), nil
 		}), nil
 	})
 	Register("usage-json", func(o Options) (Formatter, error) {
 		return newAtEnd(o.Out, "usage", func(q *query.Query) ([]byte, error) {
-			return jsonStringify(stepUsage(q), "  ")
+			entries, _ := stepUsage(q)
+			return jsonStringify(entries, "  ")
 		}), nil
 	})
 }
+
+// builtinURIPrefix starts the source URI of the built-in library's
+// definitions (jsbridge.LibraryScheme).
+const builtinURIPrefix = "ferridriver:"
 
 // The field order is the key order of cucumber-js's usage-json.
 type (
@@ -69,8 +79,9 @@ func (d usageDuration) millis() float64 {
 }
 
 // stepUsage collects the uses of every step definition over every attempt
-// (retried ones too, as cucumber-js).
-func stepUsage(q *query.Query) []usageEntry {
+// (retried ones too, as cucumber-js), without the built-in ones nothing
+// used, which it counts.
+func stepUsage(q *query.Query) ([]usageEntry, int) {
 	entries := make([]usageEntry, 0, len(q.StepDefinitions()))
 	byID := map[string]int{}
 	for _, sd := range q.StepDefinitions() {
@@ -132,10 +143,19 @@ func stepUsage(q *query.Query) []usageEntry {
 			e.MeanDuration = &usageDuration{Seconds: mean.Seconds, Nanos: mean.Nanos}
 		}
 	}
+	kept, unusedBuiltin := entries[:0], 0
+	for _, e := range entries {
+		if len(e.Matches) == 0 && strings.HasPrefix(e.URI, builtinURIPrefix) {
+			unusedBuiltin++
+			continue
+		}
+		kept = append(kept, e)
+	}
+	entries = kept
 	sort.SliceStable(entries, func(a, b int) bool {
 		return normalizedMillis(entries[a].MeanDuration) > normalizedMillis(entries[b].MeanDuration)
 	})
-	return entries
+	return entries, unusedBuiltin
 }
 
 func usageMillis(d *usageDuration) string {
@@ -145,8 +165,19 @@ func usageMillis(d *usageDuration) string {
 	return jsToFixed(d.millis(), 2) + "ms"
 }
 
-// usageTable renders the usage as cucumber-js's box-drawn table.
-func usageTable(usage []usageEntry) string {
+// usageTable renders the usage as cucumber-js's box-drawn table, then how
+// many built-in steps went unused.
+func usageTable(usage []usageEntry, unusedBuiltin int) string {
+	if unusedBuiltin > 0 {
+		note := fmt.Sprintf("%d built-in steps unused (not listed; `ferridriver steps --builtin` lists every one)\n", unusedBuiltin)
+		if unusedBuiltin == 1 {
+			note = "1 built-in step unused (not listed; `ferridriver steps --builtin` lists every one)\n"
+		}
+		if len(usage) == 0 {
+			return note
+		}
+		return usageTable(usage, 0) + note
+	}
 	if len(usage) == 0 {
 		return "No step definitions"
 	}

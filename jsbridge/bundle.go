@@ -3,7 +3,9 @@ package jsbridge
 import (
 	"encoding/json"
 	"fmt"
+	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -42,7 +44,27 @@ type BundleOptions struct {
 	// "@cucumber/cucumber"). A target may be a builtin module, a package or
 	// a path relative to Dir.
 	Alias map[string]string
+	// Library is compiled into the binary (the built-in step library) and
+	// bundled before Entries; nil for none.
+	Library *Library
 }
+
+// Library is a set of JS/TS sources held in memory: the built-in step
+// library. Its files import builtin modules and each other (relative
+// imports), never node_modules. In stack traces and source references
+// they are named LibraryScheme + Name + "/" + path.
+type Library struct {
+	Name    string
+	FS      fs.FS
+	Entries []string // paths in FS, in load order
+}
+
+// LibraryScheme prefixes the source references of Library files, which
+// have no path on disk: "ferridriver:steps/navigation.ts".
+const LibraryScheme = "ferridriver:"
+
+// IsLibrary reports whether a source reference names a Library file.
+func (s SourceRef) IsLibrary() bool { return strings.HasPrefix(s.URI, LibraryScheme) }
 
 // Bundle is the compiled module of a run: every entry and everything they
 // import, as one program that each VM evaluates.
@@ -76,6 +98,12 @@ func Build(opts BundleOptions) (*Bundle, error) {
 		return nil, err
 	}
 	var entry strings.Builder
+	if l := opts.Library; l != nil {
+		for _, e := range l.Entries {
+			q, _ := json.Marshal(LibraryScheme + path.Join(l.Name, e))
+			fmt.Fprintf(&entry, "import %s;\n", q)
+		}
+	}
 	for _, e := range opts.Entries {
 		abs, err := filepath.Abs(e)
 		if err != nil {
@@ -106,7 +134,7 @@ func Build(opts BundleOptions) (*Bundle, error) {
 		LogLevel:       api.LogLevelSilent,
 		Charset:        api.CharsetUTF8,
 		KeepNames:      true,
-		Plugins:        []api.Plugin{builtinPlugin(dir, opts.Alias)},
+		Plugins:        []api.Plugin{builtinPlugin(dir, opts.Alias, opts.Library)},
 		AbsWorkingDir:  dir,
 	})
 	if len(res.Errors) > 0 {
@@ -197,14 +225,27 @@ func canonicalModule(spec string) string {
 
 var metaRE = regexp.MustCompile(`\bimport\.meta\.(dirname|filename|url)\b`)
 
-// builtinPlugin resolves builtin modules and aliases, and gives each file
-// its own import.meta.dirname / __dirname, which one bundle otherwise loses.
-func builtinPlugin(dir string, alias map[string]string) api.Plugin {
+// libraryNamespace is esbuild's namespace of Library files; esbuild names
+// them "namespace:path" in the source map, which gives LibraryScheme.
+const libraryNamespace = "ferridriver"
+
+// builtinPlugin resolves builtin modules, aliases and the library's files,
+// and gives each file its own import.meta.dirname / __dirname, which one
+// bundle otherwise loses.
+func builtinPlugin(dir string, alias map[string]string, lib *Library) api.Plugin {
 	return api.Plugin{
 		Name: "ferridriver",
 		Setup: func(build api.PluginBuild) {
 			build.OnResolve(api.OnResolveOptions{Filter: ".*"}, func(args api.OnResolveArgs) (api.OnResolveResult, error) {
 				spec := args.Path
+				if lib != nil {
+					if p, ok := strings.CutPrefix(spec, LibraryScheme); ok {
+						return api.OnResolveResult{Path: p, Namespace: libraryNamespace}, nil
+					}
+					if args.Namespace == libraryNamespace && strings.HasPrefix(spec, ".") {
+						return lib.resolve(path.Join(path.Dir(args.Importer), spec))
+					}
+				}
 				if target, ok := alias[spec]; ok {
 					spec = target
 					if !isBuiltin(spec) {
@@ -238,6 +279,16 @@ func builtinPlugin(dir string, alias map[string]string) api.Plugin {
 					return api.OnLoadResult{Contents: &contents, Loader: api.LoaderJS}, nil
 				})
 			}
+			if lib != nil {
+				build.OnLoad(api.OnLoadOptions{Filter: ".*", Namespace: libraryNamespace}, func(args api.OnLoadArgs) (api.OnLoadResult, error) {
+					data, err := fs.ReadFile(lib.FS, strings.TrimPrefix(args.Path, lib.Name+"/"))
+					if err != nil {
+						return api.OnLoadResult{}, err
+					}
+					contents := string(data)
+					return api.OnLoadResult{Contents: &contents, Loader: loaderFor(args.Path)}, nil
+				})
+			}
 			build.OnLoad(api.OnLoadOptions{Filter: `\.(m|c)?(j|t)sx?$`, Namespace: "file"}, func(args api.OnLoadArgs) (api.OnLoadResult, error) {
 				data, err := os.ReadFile(args.Path)
 				if err != nil {
@@ -248,6 +299,18 @@ func builtinPlugin(dir string, alias map[string]string) api.Plugin {
 			})
 		},
 	}
+}
+
+// resolve finds the library file an import names ("name/dir/file", with
+// or without its extension, or a directory's index).
+func (l *Library) resolve(p string) (api.OnResolveResult, error) {
+	rel := strings.TrimPrefix(p, l.Name+"/")
+	for _, cand := range []string{rel, rel + ".ts", rel + ".js", rel + "/index.ts", rel + "/index.js"} {
+		if fi, err := fs.Stat(l.FS, cand); err == nil && !fi.IsDir() {
+			return api.OnResolveResult{Path: path.Join(l.Name, cand), Namespace: libraryNamespace}, nil
+		}
+	}
+	return api.OnResolveResult{}, fmt.Errorf("%s%s: no such file in the library", LibraryScheme, p)
 }
 
 var declaresDirnameRE = regexp.MustCompile(`\b(const|let|var|function)\s+__(dirname|filename)\b`)

@@ -154,6 +154,7 @@ func (vm *VM) registerStep(keyword string, call goja.FunctionCall) {
 			if w := o.Get("wrapperOptions"); w != nil {
 				def.WrapperOptions = w
 			}
+			def.Description, def.Examples = stepDocs(rt, o, name)
 		}
 		fnArg = call.Argument(2)
 	}
@@ -165,6 +166,40 @@ func (vm *VM) registerStep(keyword string, call goja.FunctionCall) {
 	vm.registry.Steps = append(vm.registry.Steps, def)
 	vm.registry.Order = append(vm.registry.Order, Def{Kind: DefStep, Index: def.Index})
 }
+
+// stepDocs reads {description, example}: a string, and a string or a list
+// of strings.
+func stepDocs(rt *goja.Runtime, o *goja.Object, what string) (string, []string) {
+	var desc string
+	var examples []string
+	if d := o.Get("description"); d != nil && !goja.IsUndefined(d) {
+		s, ok := d.Export().(string)
+		if !ok {
+			panic(rt.NewTypeError(what + ": description must be a string"))
+		}
+		desc = s
+	}
+	switch e := o.Get("example"); {
+	case e == nil || goja.IsUndefined(e):
+	case isString(e):
+		examples = []string{e.String()}
+	default:
+		list, ok := e.Export().([]any)
+		if !ok {
+			panic(rt.NewTypeError(what + ": example must be a string or a list of strings"))
+		}
+		for _, x := range list {
+			s, ok := x.(string)
+			if !ok {
+				panic(rt.NewTypeError(what + ": example must be a string or a list of strings"))
+			}
+			examples = append(examples, s)
+		}
+	}
+	return desc, examples
+}
+
+func isString(v goja.Value) bool { _, ok := v.Export().(string); return ok }
 
 // timeoutOption reads {timeout} (ms; -1 disables, as in cucumber-js).
 func timeoutOption(rt *goja.Runtime, o *goja.Object, what string) time.Duration {

@@ -40,6 +40,10 @@ type StepDef struct {
 	Timeout        time.Duration
 	WrapperOptions goja.Value
 	Source         SourceRef
+	// Description and Examples document the step for `ferridriver steps`
+	// (options {description, example}; example may be a list).
+	Description string
+	Examples    []string
 
 	fn       goja.Callable
 	fnValue  goja.Value

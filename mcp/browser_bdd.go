@@ -172,7 +172,7 @@ func (s *Server) addRunBDDTool() {
 		var log strings.Builder
 		lw := &limitWriter{w: &log, n: 64 << 10}
 		opts := runner.Options{
-			Dir: s.opts.Dir, Paths: paths, Steps: s.opts.Steps, Extensions: s.opts.Extensions, Alias: s.opts.Alias,
+			Dir: s.opts.Dir, Paths: paths, Steps: s.opts.Steps, Library: s.opts.Library, Extensions: s.opts.Extensions, Alias: s.opts.Alias,
 			Env: s.opts.Env, ScriptCommands: s.opts.ScriptCommands, Strict: true,
 			Stdout: lw, Stderr: lw, Environment: env,
 		}

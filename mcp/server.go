@@ -73,6 +73,8 @@ type Options struct {
 	Browsing *browsing.Service
 	// Steps are the project's step-file globs ([test] steps), for run_bdd.
 	Steps []string
+	// Library is the built-in step library for run_bdd (nil: none).
+	Library *jsbridge.Library
 }
 
 // Server is an MCP server for one project. It serves one session (the

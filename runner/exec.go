@@ -188,9 +188,10 @@ func (w *worker) pickleStep(st *plannedStep, tc *plannedCase, world *goja.Object
 	case len(st.defs) > 1:
 		return jsbridge.Outcome{Status: messages.TestStepResultStatusAmbiguous}, false
 	case len(st.defs) == 0:
-		emit(&messages.Envelope{Suggestion: &messages.Suggestion{
-			ID: newID(), PickleStepID: st.pickleStep.ID, Snippets: w.run.matcher.snippets(st.pickleStep, w.run.opts.SnippetInterface),
-		}})
+		// The code that would define the step, then the built-in steps
+		// that come close (Gherkin snippets; none without the library).
+		snippets := append(w.run.matcher.snippets(st.pickleStep, w.run.opts.SnippetInterface), w.run.matcher.builtinSnippets(st.pickleStep.Text)...)
+		emit(&messages.Envelope{Suggestion: &messages.Suggestion{ID: newID(), PickleStepID: st.pickleStep.ID, Snippets: snippets}})
 		return jsbridge.Outcome{Status: messages.TestStepResultStatusUndefined}, false
 	case state.failedish || w.run.opts.DryRun || w.run.interrupted():
 		return skipped, false

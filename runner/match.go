@@ -36,6 +36,11 @@ type matcher struct {
 
 	mu    sync.Mutex
 	cache map[string][]stepMatch
+	// suggestions are the closest built-in steps by step text (cached as
+	// matches are); builtins are the library's definitions as words.
+	suggestions map[string][]Suggestion
+	builtinOnce sync.Once
+	builtins    []builtinTokens
 }
 
 // stepMatch is one definition matching a step's text.
@@ -65,6 +70,7 @@ func newMatcher(reg *jsbridge.Registry) (*matcher, error) {
 		jsParams:        map[string]jsParam{},
 		undefinedParams: map[int]*messages.UndefinedParameterType{},
 		cache:           map[string][]stepMatch{},
+		suggestions:     map[string][]Suggestion{},
 	}
 	for _, pt := range m.params.ParameterTypes() {
 		for _, re := range pt.Regexps() {
@@ -258,10 +264,33 @@ func (m *matcher) match(text string) ([]stepMatch, error) {
 			out = append(out, stepMatch{def: i, args: args})
 		}
 	}
+	out = projectFirst(out, m.defs)
 	m.mu.Lock()
 	m.cache[text] = out
 	m.mu.Unlock()
 	return out, nil
+}
+
+// projectFirst drops the built-in library's matches when a project
+// definition matches too: the project's step wins instead of being
+// ambiguous with a built-in phrasing it may not know exists.
+func projectFirst(matches []stepMatch, defs []*jsbridge.StepDef) []stepMatch {
+	project := 0
+	for _, mt := range matches {
+		if !defs[mt.def].Source.IsLibrary() {
+			project++
+		}
+	}
+	if project == 0 || project == len(matches) {
+		return matches
+	}
+	out := make([]stepMatch, 0, project)
+	for _, mt := range matches {
+		if !defs[mt.def].Source.IsLibrary() {
+			out = append(out, mt)
+		}
+	}
+	return out
 }
 
 // stepArgs converts a match's arguments for the JS side.

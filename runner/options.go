@@ -40,6 +40,10 @@ type Options struct {
 	Extensions []string
 	// Alias maps import specifiers to others when bundling.
 	Alias map[string]string
+	// Library is the built-in step library (steps.Library()), bundled
+	// before the step files; nil for none. A project step definition that
+	// matches a step's text wins over the library's.
+	Library *jsbridge.Library
 	// Tags are tag expressions a pickle must all match.
 	Tags []string
 	// Names are regular expressions; a pickle's name must match one.

@@ -225,25 +225,15 @@ func (r *Run) TestCases() int { return len(r.cases) }
 // load bundles the step files and extensions and evaluates them in the
 // first VM, whose registry describes every worker's.
 func (r *Run) load() error {
-	stepPaths := r.opts.Steps
-	if len(stepPaths) == 0 {
-		stepPaths = DefaultStepPaths
-	}
-	steps, err := jsbridge.Discover(r.opts.Dir, stepPaths)
+	b, err := bundle(r.opts)
 	if err != nil {
 		return err
 	}
-	exts, err := jsbridge.Discover(r.opts.Dir, r.opts.Extensions)
-	if err != nil {
-		return err
-	}
-	entries := append(steps, exts...)
-	sort.Strings(entries)
-	entries = dedupe(entries)
-	b, err := jsbridge.Build(jsbridge.BundleOptions{Entries: entries, Dir: r.opts.Dir, Alias: r.opts.Alias})
-	if err != nil {
-		return err
-	}
+	return r.loadBundle(b)
+}
+
+// loadBundle evaluates b in the first VM.
+func (r *Run) loadBundle(b *jsbridge.Bundle) error {
 	r.bundle = b
 	vm, err := r.newVM(0)
 	if err != nil {
@@ -251,6 +241,26 @@ func (r *Run) load() error {
 	}
 	r.vm0 = vm
 	return nil
+}
+
+// bundle bundles the step files, the extensions and the library of opts.
+func bundle(opts Options) (*jsbridge.Bundle, error) {
+	stepPaths := opts.Steps
+	if len(stepPaths) == 0 {
+		stepPaths = DefaultStepPaths
+	}
+	steps, err := jsbridge.Discover(opts.Dir, stepPaths)
+	if err != nil {
+		return nil, err
+	}
+	exts, err := jsbridge.Discover(opts.Dir, opts.Extensions)
+	if err != nil {
+		return nil, err
+	}
+	entries := append(steps, exts...)
+	sort.Strings(entries)
+	entries = dedupe(entries)
+	return jsbridge.Build(jsbridge.BundleOptions{Entries: entries, Dir: opts.Dir, Alias: opts.Alias, Library: opts.Library})
 }
 
 func dedupe(sorted []string) []string {
@@ -264,20 +274,25 @@ func dedupe(sorted []string) []string {
 }
 
 func (r *Run) newVM(worker int) (*jsbridge.VM, error) {
-	vm, err := jsbridge.NewVM(r.bundle, jsbridge.VMOptions{
+	return newVM(r.opts, r.bundle, worker, r.commands)
+}
+
+// newVM evaluates b in a new VM of worker, as opts configure it.
+func newVM(opts Options, b *jsbridge.Bundle, worker int, commands *capability.Session) (*jsbridge.VM, error) {
+	vm, err := jsbridge.NewVM(b, jsbridge.VMOptions{
 		Host:            jsbridge.HostBDD,
-		Dir:             r.opts.Dir,
-		Env:             r.opts.Env,
-		WorldParameters: r.opts.WorldParameters,
-		Stdout:          r.opts.Stdout,
-		Stderr:          r.opts.Stderr,
+		Dir:             opts.Dir,
+		Env:             opts.Env,
+		WorldParameters: opts.WorldParameters,
+		Stdout:          opts.Stdout,
+		Stderr:          opts.Stderr,
 		WorkerID:        strconv.Itoa(worker),
 	})
 	if err != nil {
 		return nil, err
 	}
-	jsbridge.SetCommandSession(vm, r.commands)
-	jsbridge.SetScriptCommands(vm, r.opts.ScriptCommands)
+	jsbridge.SetCommandSession(vm, commands)
+	jsbridge.SetScriptCommands(vm, opts.ScriptCommands)
 	return vm, nil
 }
 

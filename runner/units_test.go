@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -338,5 +339,45 @@ func TestJSExpressionArguments(t *testing.T) {
 		if !reflect.DeepEqual(got, tc.want) {
 			t.Errorf("/%s/ on %q: %v, want %v", tc.src, tc.text, got, tc.want)
 		}
+	}
+}
+
+// A project definition matching a step wins over the built-in library's;
+// two library definitions, or two project ones, stay ambiguous.
+func TestProjectStepsWinOverTheLibrary(t *testing.T) {
+	lib := func(p string) *jsbridge.StepDef {
+		return &jsbridge.StepDef{Pattern: p, Source: jsbridge.SourceRef{URI: jsbridge.LibraryScheme + "steps/x.ts", Line: 1}}
+	}
+	own := func(p string) *jsbridge.StepDef {
+		return &jsbridge.StepDef{Pattern: p, Source: jsbridge.SourceRef{URI: "steps/mine.ts", Line: 1}}
+	}
+	for _, tc := range []struct {
+		name string
+		defs []*jsbridge.StepDef
+		want []int
+	}{
+		{"library only", []*jsbridge.StepDef{lib("I click {string}")}, []int{0}},
+		{"project wins", []*jsbridge.StepDef{lib("I click {string}"), own(`I click "Save"`)}, []int{1}},
+		{"project wins over two", []*jsbridge.StepDef{lib("I click {string}"), lib("I click {}"), own("I click {string}")}, []int{2}},
+		{"two library steps are ambiguous", []*jsbridge.StepDef{lib("I click {string}"), lib("I click {}")}, []int{0, 1}},
+		{"two project steps are ambiguous", []*jsbridge.StepDef{lib("I click {string}"), own("I click {string}"), own("I click {}")}, []int{1, 2}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m, err := newMatcher(&jsbridge.Registry{Steps: tc.defs})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := m.match(`I click "Save"`)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var idx []int
+			for _, g := range got {
+				idx = append(idx, g.def)
+			}
+			if !slices.Equal(idx, tc.want) {
+				t.Fatalf("matched %v, want %v", idx, tc.want)
+			}
+		})
 	}
 }

@@ -1,8 +1,11 @@
 // Package scaffold holds the files `ferridriver init` writes: a
-// ferridriver.toml, an example feature with TypeScript steps and a typed
-// World, a tsconfig.json and the .d.ts declarations of the modules step
-// files import (@cucumber/cucumber, @playwright/test, ferridriver), so that
-// an editor completes `this.page.` and `expect(...)` with no npm install.
+// ferridriver.toml; a first feature of built-in steps only, with the page
+// objects it names (pages/login.yaml); a feature with TypeScript steps and
+// a typed World; a tsconfig.json and the .d.ts declarations of the modules
+// step files import (@cucumber/cucumber, @playwright/test, ferridriver),
+// so that an editor completes `this.page.` and `expect(...)` with no npm
+// install; and the editor settings (.vscode/) that make the Cucumber
+// extension complete the built-in steps too.
 package scaffold
 
 import (
@@ -18,7 +21,7 @@ import (
 	"sync"
 )
 
-//go:embed template
+//go:embed all:template
 var template embed.FS
 
 // DefaultDemoServerCommand starts the demo app the example feature tests.
@@ -37,7 +40,14 @@ type Options struct {
 	Types map[string]string
 	// Force overwrites existing files instead of refusing.
 	Force bool
+	// Glue is the built-in steps as a glue file for the Cucumber language
+	// server (`ferridriver steps --glue`), written to GluePath, which the
+	// scaffold's .vscode/settings.json names; none when empty.
+	Glue string
 }
+
+// GluePath is where the scaffold puts the glue file of Options.Glue.
+const GluePath = ".vscode/ferridriver-steps.ts"
 
 var (
 	typesMu    sync.Mutex
@@ -100,6 +110,9 @@ func Files(opts Options) ([]File, error) {
 			return nil, fmt.Errorf("scaffold: type declarations go to types/*.d.ts, not %q", p)
 		}
 		contents[clean] = []byte(c)
+	}
+	if opts.Glue != "" {
+		contents[GluePath] = []byte(opts.Glue)
 	}
 	files := make([]File, 0, len(contents))
 	for p, c := range contents {

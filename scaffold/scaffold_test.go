@@ -1,6 +1,7 @@
 package scaffold
 
 import (
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -19,12 +20,13 @@ func paths(files []File) []string {
 }
 
 func TestFiles(t *testing.T) {
-	files, err := Files(Options{Ferridriver: "/opt/fd bin/ferridriver", Types: map[string]string{"types/extra.d.ts": "declare const x: number\n"}})
+	files, err := Files(Options{Ferridriver: "/opt/fd bin/ferridriver", Types: map[string]string{"types/extra.d.ts": "declare const x: number\n"}, Glue: "// glue\n"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := []string{
-		"features/example.feature", "ferridriver.toml", "steps/example.ts", "steps/world.ts",
+		".vscode/ferridriver-steps.ts", ".vscode/settings.json",
+		"features/login.feature", "features/todo.feature", "ferridriver.toml", "pages/login.yaml", "steps/todo.ts", "steps/world.ts",
 		"tsconfig.json", "types/cucumber.d.ts", "types/extra.d.ts", "types/ferridriver.d.ts",
 	}
 	got := paths(files)
@@ -50,6 +52,32 @@ func TestFiles(t *testing.T) {
 	}
 	if _, err := Files(Options{Types: map[string]string{"steps/x.d.ts": ""}}); err == nil {
 		t.Error("a declaration outside types/ was accepted")
+	}
+	if files, _ := Files(Options{}); slices.Contains(paths(files), GluePath) {
+		t.Errorf("%s written without Options.Glue", GluePath)
+	}
+}
+
+// The editor settings name the glue file and the step files the
+// ferridriver.toml names, so the Cucumber extension sees every step.
+func TestEditorSettings(t *testing.T) {
+	files, err := Files(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var settings struct {
+		Features []string `json:"cucumber.features"`
+		Glue     []string `json:"cucumber.glue"`
+	}
+	for _, f := range files {
+		if f.Path == ".vscode/settings.json" {
+			if err := json.Unmarshal(f.Content, &settings); err != nil {
+				t.Fatalf(".vscode/settings.json: %v", err)
+			}
+		}
+	}
+	if !slices.Contains(settings.Glue, GluePath) || !slices.Contains(settings.Glue, "steps/**/*.ts") || !slices.Contains(settings.Features, "features/**/*.feature") {
+		t.Fatalf("settings %+v", settings)
 	}
 }
 

@@ -1,28 +1,20 @@
-// Steps shared by every page: opening pages, reloading, pressing buttons.
-import { Given, When, Then, DataTable } from '@cucumber/cucumber'
-import { expect } from '@playwright/test'
-import type { DemoWorld } from './world'
+// Navigation: opening pages, history, and the page's URL and title.
+import { Given, When, Then } from '@cucumber/cucumber'
+import { interpolateString } from './memory'
+import { eventually, type Validation } from './validation'
 
-Given('I open the home page', async function (this: DemoWorld) {
-  await this.page.goto('/')
+Given('I open {string}', { description: 'Opens a URL, relative to [browser] baseURL.', example: 'Given I open "/login"' }, async function (url: string) {
+  await this.page.goto(interpolateString(this, url))
 })
 
-When('I reload the page', async function (this: DemoWorld) {
-  await this.page.reload()
+When('I go back', { description: 'Goes back in the browser history.', example: 'When I go back' }, async function () {
+  await this.page.goBack()
 })
 
-When('I press {string}', async function (this: DemoWorld, name: string) {
-  await this.page.getByRole('button', { name, exact: true }).click()
-})
-
-Then('the page title is {string}', async function (this: DemoWorld, title: string) {
-  await expect(this.page).toHaveTitle(title)
-})
-
-Then('I see these links:', async function (this: DemoWorld, links: DataTable) {
-  const nav = this.page.getByRole('navigation', { name: 'Pages' })
-  for (const [name, href] of Object.entries(links.rowsHash())) {
-    await expect(nav.getByRole('link', { name, exact: true })).toHaveAttribute('href', href)
-  }
-  await expect(nav.getByRole('link')).toHaveCount(links.raw().length)
-})
+Then(
+  'I expect the URL {validation} {string}',
+  { description: "Checks the page's URL, retrying until it holds.", example: ['Then I expect the URL to contain "/welcome"', 'Then I expect the URL not to match "/login$"'] },
+  async function (v: Validation, expected: string) {
+    await eventually(this, 'the URL', async () => this.page.url(), v, interpolateString(this, expected))
+  },
+)

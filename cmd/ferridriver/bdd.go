@@ -7,14 +7,18 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"sync"
 	"syscall"
+	"time"
 
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
 	"github.com/ferridriver/ferridriver/config"
 	"github.com/ferridriver/ferridriver/formatters"
+	"github.com/ferridriver/ferridriver/jsbridge"
 	"github.com/ferridriver/ferridriver/runner"
+	"github.com/ferridriver/ferridriver/steps"
 	"github.com/ferridriver/ferridriver/world/webserver"
 )
 
@@ -91,6 +95,11 @@ file or tag expression; 130 interrupted.`,
 }
 
 func runBDD(cmd *cobra.Command, args []string, f *bddFlags) error {
+	// Signals are caught before any report file exists: an interrupt at
+	// any moment (loading, starting the app, running) ends with complete
+	// reports of what ran, never a half-written file.
+	ctx, stop := interruptContext()
+	defer stop()
 	p, err := loadBDDProject(f.configFile, f.profiles)
 	if err != nil {
 		return err
@@ -141,17 +150,22 @@ func runBDD(cmd *cobra.Command, args []string, f *bddFlags) error {
 		return &ExitError{Code: exitUsage, Err: err}
 	}
 
-	ctx, stop := interruptContext()
-	defer stop()
 	// The app under test, as Playwright's webServer: started before the
 	// first test case, stopped after the last. A dry run runs no step, so
-	// it starts none (as cucumber-js --dry-run and playwright --list).
+	// it starts none (as cucumber-js --dry-run and playwright --list); nor
+	// does a run interrupted already (it reports that nothing ran).
 	servers := &webserver.Group{}
-	if !opts.DryRun {
-		if servers, err = webserver.StartAll(ctx, cfg.WebServer, webserver.Options{Output: stderr, BaseDir: dir}); err != nil {
+	if !opts.DryRun && ctx.Err() == nil {
+		if servers, err = webserver.StartAll(ctx, cfg.WebServer, webserver.Options{Output: stderr, BaseDir: dir}); err != nil && ctx.Err() == nil {
 			set.Close()
 			return &ExitError{Code: exitUsage, Err: fmt.Errorf("webServer: %w", err)}
 		}
+		if servers == nil {
+			servers = &webserver.Group{}
+		}
+		// The servers run in process groups of their own, out of reach of
+		// a terminal's Ctrl-C: a forced exit must take them down.
+		onForcedExit(servers.Kill)
 	}
 	res := run.Execute(ctx, set)
 	set.Close()
@@ -167,11 +181,33 @@ func runBDD(cmd *cobra.Command, args []string, f *bddFlags) error {
 	return nil
 }
 
+// forcedExit holds what must be killed when a second interrupt exits at
+// once, skipping the deferred clean-up.
+var forcedExit struct {
+	sync.Mutex
+	hooks []func()
+}
+
+// onForcedExit registers f to run before a forced exit.
+func onForcedExit(f func()) {
+	forcedExit.Lock()
+	defer forcedExit.Unlock()
+	forcedExit.hooks = append(forcedExit.hooks, f)
+}
+
+// signalBurst is how long after the first signal more signals are taken
+// as part of the same interrupt: `timeout` sends SIGINT to its child and
+// then to the whole process group, and a terminal's Ctrl-C reaches every
+// process of the job, so one interrupt may arrive twice within
+// microseconds. Only a signal after this counts as "exit now".
+const signalBurst = time.Second
+
 // interruptContext is cancelled by the first SIGINT/SIGTERM, so the run
-// stops and still completes its reports; a second signal exits at once.
+// stops and still completes its reports; a second signal, a moment
+// later, exits at once.
 func interruptContext() (context.Context, func()) {
 	ctx, cancel := context.WithCancel(context.Background())
-	sigs := make(chan os.Signal, 2)
+	sigs := make(chan os.Signal, 4)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
 	go func() {
 		select {
@@ -179,15 +215,32 @@ func interruptContext() (context.Context, func()) {
 		case <-ctx.Done():
 			return
 		}
+		first := time.Now()
 		fmt.Fprintln(os.Stderr, "\nferridriver: interrupted, finishing reports (press Ctrl-C again to exit now)")
 		cancel()
-		<-sigs
-		os.Exit(exitInterrupted)
+		for range sigs {
+			if time.Since(first) >= signalBurst {
+				forcedExit.Lock()
+				for _, f := range forcedExit.hooks {
+					f()
+				}
+				os.Exit(exitInterrupted)
+			}
+		}
 	}()
 	return ctx, func() {
 		signal.Stop(sigs)
 		cancel()
 	}
+}
+
+// builtinSteps is the built-in step library, unless [test] builtinSteps
+// turns it off.
+func builtinSteps(cfg *config.Config) *jsbridge.Library {
+	if !cfg.Test.BuiltinStepsOrDefault() {
+		return nil
+	}
+	return steps.Library()
 }
 
 // bddOptions merges the configuration and the flags (flags win).
@@ -198,6 +251,7 @@ func bddOptions(cmd *cobra.Command, args []string, f *bddFlags, cfg *config.Conf
 		Dir:             cfg.Dir,
 		Paths:           t.Features,
 		Steps:           t.Steps,
+		Library:         builtinSteps(cfg),
 		Extensions:      cfg.Extensions,
 		Alias:           cfg.Bundler.Alias,
 		Tags:            t.Tags,

@@ -9,7 +9,10 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/ferridriver/ferridriver/runner"
 	"github.com/ferridriver/ferridriver/scaffold"
+	"github.com/ferridriver/ferridriver/steps"
+	"github.com/ferridriver/ferridriver/steps/catalogue"
 )
 
 func init() {
@@ -20,11 +23,15 @@ func init() {
 		Long: `init writes a ready-to-run project into dir (default: the current directory):
 
   ferridriver.toml          [test], [browser] and a [[webServer]] serving the demo app
-  features/example.feature  a first feature
+  features/login.feature    a first feature of built-in steps only
+  pages/login.yaml          the login page's elements, by the names features use
+  features/todo.feature     a feature with its own steps:
+  steps/todo.ts             its step definitions (cucumber-js API, Playwright expect)
   steps/world.ts            the typed World (this.page, this.request, your state)
-  steps/example.ts          its step definitions (cucumber-js API, Playwright expect)
   tsconfig.json, types/     declarations of @cucumber/cucumber, @playwright/test and
                             ferridriver, so editors complete this.page. and expect(...)
+  .vscode/                  settings and the built-in steps (ferridriver steps --glue)
+                            for VS Code's Cucumber extension: features complete steps
 
 It never overwrites a file unless --force is given: if any of these files
 exists, nothing is written.`,
@@ -50,9 +57,14 @@ func runInit(cmd *cobra.Command, dir string, force bool) error {
 		return &ExitError{Code: exitUsage, Err: fmt.Errorf("init: %s is not a directory", dir)}
 	}
 	self := selfCommand()
+	glue, err := builtinGlue(cmd, abs)
+	if err != nil {
+		return err
+	}
 	written, err := scaffold.Write(abs, scaffold.Options{
 		Ferridriver: self,
 		Force:       force,
+		Glue:        glue,
 	})
 	if err != nil {
 		var exists *scaffold.ExistsError
@@ -73,6 +85,17 @@ func runInit(cmd *cobra.Command, dir string, force bool) error {
 	}
 	fmt.Fprintf(out, "  %s bdd\n", self)
 	return nil
+}
+
+// builtinGlue is the built-in library as a glue file for editors, as
+// `ferridriver steps --glue` writes it.
+func builtinGlue(cmd *cobra.Command, dir string) (string, error) {
+	defs, err := runner.LoadBuiltinSteps(runner.Options{Dir: dir, Library: steps.Library(), Stdout: cmd.ErrOrStderr(), Stderr: cmd.ErrOrStderr()})
+	if err != nil {
+		return "", &ExitError{Code: exitFailed, Err: fmt.Errorf("init: the built-in steps: %w", err)}
+	}
+	defer defs.Close()
+	return catalogue.FromRegistry(defs.Registry()).BuiltinOnly().Glue(version), nil
 }
 
 // selfCommand is how a shell finds this ferridriver: "ferridriver" when

@@ -70,6 +70,7 @@ the client disconnects: persistent processes started by tools are killed.`,
 				Dir: p.dir, Extensions: p.cfg.Extensions, Alias: p.cfg.Bundler.Alias, Env: p.env,
 				ScriptCommands: p.scriptCommands, Timeout: t, NoRunScript: noRunScript, Watch: !noWatch,
 				Log: cmd.ErrOrStderr(), Version: version, Browsing: svc, Steps: p.cfg.Test.Steps,
+				Library: builtinSteps(p.cfg),
 			})
 			if err != nil {
 				return &ExitError{Code: exitUsage, Err: err}

@@ -54,29 +54,16 @@ func loadProjectWith(dir, configFile string, load func(dir, file string) (*confi
 	if err != nil {
 		return nil, &ExitError{Code: exitUsage, Err: err}
 	}
-	commands, err := scriptCommands(cfg)
+	commands, err := cfg.ScriptCommands()
 	if err != nil {
 		return nil, &ExitError{Code: exitUsage, Err: err}
 	}
 	return &project{
 		dir:            abs,
 		cfg:            cfg,
-		env:            capability.EnvAllowList(cfg.Scripting.AllowEnv, os.Environ()),
+		env:            cfg.ProcessEnv(os.Environ()),
 		scriptCommands: commands,
 	}, nil
-}
-
-// scriptCommands parses [scripting.allow]: the commands first-party code
-// (steps, scripts) may run.
-func scriptCommands(cfg *config.Config) (*capability.CommandSet, error) {
-	allow, err := capability.ParseAllow(cfg.Scripting.Allow)
-	if err != nil {
-		return nil, fmt.Errorf("[scripting.allow]: %w", err)
-	}
-	if !allow.Net.Unrestricted() {
-		return nil, fmt.Errorf("[scripting.allow] net is not supported: first-party code (steps, scripts) may fetch any host but cloud metadata endpoints; allow.net restricts extension tools")
-	}
-	return allow.Commands, nil
 }
 
 // newVM returns a VM of host for the project: process.env's allow-list and

@@ -1,15 +1,18 @@
 // Package testenv holds what the tests of several packages need from their
 // environment: whether a browser may be used, a free port, a buffer that
-// goroutines can share.
+// goroutines can share, the demo app.
 package testenv
 
 import (
 	"bytes"
+	"context"
 	"net"
 	"os"
 	"path/filepath"
 	"sync"
 	"testing"
+
+	"github.com/ferridriver/ferridriver/demoapp"
 )
 
 // NeedBrowser skips tb only when FERRIDRIVER_SKIP_BROWSER=1. Otherwise a
@@ -66,4 +69,17 @@ func WriteFiles(tb testing.TB, dir string, files map[string]string) {
 			tb.Fatal(err)
 		}
 	}
+}
+
+// DemoApp serves the embedded demo app on a free port of 127.0.0.1 until
+// the test ends and returns its URL.
+func DemoApp(tb testing.TB) string {
+	tb.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	tb.Cleanup(cancel)
+	u, err := demoapp.Serve(ctx, "127.0.0.1:0")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return u
 }

@@ -37,3 +37,6 @@ func stopGroup(cmd *exec.Cmd, exited <-chan struct{}, grace time.Duration) error
 	<-exited
 	return nil
 }
+
+// killGroup kills cmd's process group at once, without waiting.
+func killGroup(cmd *exec.Cmd) { _ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }

@@ -26,3 +26,8 @@ func stopGroup(cmd *exec.Cmd, exited <-chan struct{}, grace time.Duration) error
 	}
 	return nil
 }
+
+// killGroup kills cmd's process tree at once, without waiting.
+func killGroup(cmd *exec.Cmd) {
+	_ = exec.Command("taskkill", "/T", "/F", "/PID", strconv.Itoa(cmd.Process.Pid)).Run()
+}

@@ -246,6 +246,17 @@ func (g *Group) Stop() error {
 	return errors.Join(errs...)
 }
 
+// Kill kills every started server at once (its whole process group),
+// without waiting: for a process that is about to exit on a second
+// interrupt. Reused servers are left alone.
+func (g *Group) Kill() {
+	for _, s := range g.servers {
+		if s.cmd != nil {
+			killGroup(s.cmd)
+		}
+	}
+}
+
 // newProbe returns a check for "the server answers".
 func newProbe(cfg Config) func(context.Context) bool {
 	if cfg.URL == "" {

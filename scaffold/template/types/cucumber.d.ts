@@ -22,6 +22,10 @@ declare module '@cucumber/cucumber' {
     timeout?: number
     /** Passed to the setDefinitionFunctionWrapper wrapper. */
     wrapperOptions?: any
+    /** ferridriver: a one-line description, shown by `ferridriver steps`. */
+    description?: string
+    /** ferridriver: an example of the step as written in a feature. */
+    example?: string | string[]
   }
 
   export type IDefineStep = (<WorldType = IWorld>(pattern: DefineStepPattern, code: TestStepFunction<WorldType>) => void) &

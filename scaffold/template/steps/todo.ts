@@ -1,21 +1,9 @@
-// Step definitions: cucumber-js's API, with Playwright's page and expect.
+// Step definitions of features/todo.feature: cucumber-js's API, with
+// Playwright's page and expect. `ferridriver steps` lists them with the
+// built-in steps.
 import { Given, When, Then } from '@cucumber/cucumber'
 import { expect } from '@playwright/test'
 import type { CustomWorld } from './world'
-
-Given('I open the login page', async function (this: CustomWorld) {
-  await this.page.goto('/login')
-})
-
-When('I log in as {string} with password {string}', async function (this: CustomWorld, username: string, password: string) {
-  await this.page.getByLabel('Username').fill(username)
-  await this.page.getByLabel('Password').fill(password)
-  await this.page.getByRole('button', { name: 'Log in' }).click()
-})
-
-Then('I see the heading {string}', async function (this: CustomWorld, heading: string) {
-  await expect(this.page.getByRole('heading', { level: 1 })).toHaveText(heading)
-})
 
 Given('I open the todo list', async function (this: CustomWorld) {
   await this.page.goto('/todo.html')

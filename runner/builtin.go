@@ -1,0 +1,37 @@
+package runner
+
+import "github.com/ferridriver/ferridriver/jsbridge"
+
+// LoadBuiltinSteps is LoadLibrary of the built-in step library
+// (opts.Library) alone: the project's step files and extensions are not
+// read. A nil opts.Library loads nothing.
+func LoadBuiltinSteps(opts Options) (*Library, error) {
+	return loadStepsWith(opts, func(o Options) (*jsbridge.Bundle, error) {
+		return jsbridge.Build(jsbridge.BundleOptions{Dir: o.Dir, Alias: o.Alias, Library: o.Library})
+	})
+}
+
+// MatchText returns the step definitions that match a step's text as
+// `ferridriver bdd` matches it: a project definition wins over built-in
+// ones; none means the step is undefined, more than one that it is
+// ambiguous. A definition whose expression names an unknown parameter
+// type matches nothing.
+func (l *Library) MatchText(text string) ([]*jsbridge.StepDef, error) {
+	m := l.run.matcher
+	found, err := m.match(text)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*jsbridge.StepDef, len(found))
+	for i, f := range found {
+		out[i] = m.defs[f.def]
+	}
+	return out, nil
+}
+
+// Suggest returns the built-in steps closest to a step's text, best first
+// (at most three, none when nothing comes close): what an undefined step's
+// suggestion proposes.
+func (l *Library) Suggest(text string) []Suggestion {
+	return l.run.matcher.closestBuiltins(text)
+}
