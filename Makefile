@@ -12,12 +12,34 @@ ORACLES   := tools/oracles
 # exceeded" at the deadline on a busy machine (golang/go#75804, fixed in 1.27).
 FUZZTIME  ?= 20000x
 
-.PHONY: all build test unit other e2e vet race fuzz oracles browser demo bench docs clean
+.PHONY: all build test unit other e2e vet race fuzz oracles polyfills npm-packages browser demo bench docs clean
 
 all: build
 
-build:
+build: polyfills
 	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/ferridriver
+
+# The npm polyfills of Node built-ins (streams, events, util...), pinned by
+# tools/polyfills/package-lock.json, bundled into the file jsbridge embeds.
+# Every target that compiles depends on it; it is rebuilt only when its
+# inputs change. A plain `go build` without it still compiles (those
+# modules then say to build with make).
+POLYFILLS    := tools/polyfills
+POLYFILLS_JS := jsbridge/polyfills/polyfills.js
+polyfills: $(POLYFILLS_JS)
+$(POLYFILLS)/node_modules/.installed: $(POLYFILLS)/package.json $(POLYFILLS)/package-lock.json
+	cd $(POLYFILLS) && npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+$(POLYFILLS_JS): $(POLYFILLS)/node_modules/.installed $(POLYFILLS)/entry.js $(POLYFILLS)/gen.go internal/gojacompat/gojacompat.go
+	$(GO) run $(POLYFILLS)/gen.go -src $(POLYFILLS) -out $@
+	touch $@
+
+# The npm packages test project of e2e/npmpackages_test.go.
+NPM_PACKAGES := e2e/testdata/npm-packages
+npm-packages: $(NPM_PACKAGES)/node_modules/.installed
+$(NPM_PACKAGES)/node_modules/.installed: $(NPM_PACKAGES)/package.json $(NPM_PACKAGES)/package-lock.json
+	cd $(NPM_PACKAGES) && npm ci --no-audit --no-fund --loglevel=error
+	touch $@
 
 # The official Cucumber tools the tests compare against, pinned by
 # tools/oracles/package-lock.json; reinstalled only when the lock changes.
@@ -30,33 +52,34 @@ $(ORACLES)/node_modules/.installed: $(ORACLES)/package.json $(ORACLES)/package-l
 browser: build
 	scripts/setup-browser.sh $(BIN)
 
-vet:
+vet: polyfills
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); echo 'gofmt: files above need formatting'; exit 1; }
 	$(GO) vet ./...
 
 # Packages whose state is shared between goroutines run under the race
 # detector; `make test` runs the others without it.
 RACE_PKGS := ./jsbridge/... ./runner/... ./formatters/... ./messages/... ./mcp/... ./world/... ./demoapp/... ./godogworld/... ./examples/...
-race: oracles browser
+race: polyfills oracles browser
 	$(GO) test -race -count=1 $(RACE_PKGS)
 
-other: oracles
+other: polyfills oracles
 	$(GO) test -count=1 $$($(GO) list ./... | grep -v -E '/(e2e|jsbridge|runner|formatters|messages|mcp|world|demoapp|godogworld|examples)(/|$$)')
 
 # Each fuzz target for a short while: no panic on any input.
-fuzz:
+fuzz: polyfills
 	$(GO) test -run='^$$' -fuzz=FuzzParseFeature -fuzztime=$(FUZZTIME) ./runner/
 	$(GO) test -run='^$$' -fuzz=FuzzTagExpression -fuzztime=$(FUZZTIME) ./runner/
 	$(GO) test -run='^$$' -fuzz=FuzzCucumberExpression -fuzztime=$(FUZZTIME) ./runner/
 
-unit: oracles
+unit: polyfills oracles
 	$(GO) test -count=1 $$($(GO) list ./... | grep -v /e2e)
 
-# The CCK run prints "CCK: N/46 samples passed"; the other end-to-end tests follow.
-e2e: oracles browser
-	@set -o pipefail; $(GO) test -count=1 -v -run 'TestCCK' ./e2e/ 2>&1 | tee .cck.log | grep -E '^(CCK:|\s*--- FAIL|FAIL|ok|panic)' || { cat .cck.log; exit 1; }
+# The CCK run prints "CCK: N/46 samples passed" and the npm packages run
+# "npm compatibility: N/M packages"; the other end-to-end tests follow.
+e2e: polyfills oracles npm-packages browser
+	@set -o pipefail; $(GO) test -count=1 -v -run 'TestCCK|TestNpmPackages' ./e2e/ 2>&1 | tee .cck.log | grep -E '^(CCK:|npm compatibility:|\s*--- FAIL|FAIL|ok|panic)' || { cat .cck.log; exit 1; }
 	@rm -f .cck.log
-	$(GO) test -count=1 -skip 'TestCCK' ./e2e/
+	$(GO) test -count=1 -skip 'TestCCK|TestNpmPackages' ./e2e/
 
 test: vet oracles browser race other e2e fuzz
 
@@ -79,4 +102,4 @@ bench: build oracles browser
 	bench/run.sh $(BENCH_ARGS)
 
 clean:
-	rm -rf bin $(ORACLES)/node_modules
+	rm -rf bin $(ORACLES)/node_modules $(POLYFILLS)/node_modules $(POLYFILLS_JS) $(NPM_PACKAGES)/node_modules

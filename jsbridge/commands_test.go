@@ -273,8 +273,22 @@ func TestProcessEnvIsTheAllowList(t *testing.T) {
 				"ext/a.ts": `defineTool({ name: "env" }, async () => ({ env: process.env, frozen: Object.isFrozen(process.env) }));`,
 			}, withHost(host), withEnv(env)).mustLoad()
 			got := e.mustRun(`const r = await plugins.env(); return JSON.stringify([r, process.env, "FD_TEST_MISSING" in process.env])`)
-			if got != `[{"env":{"FD_TEST_A":"a-value"},"frozen":true},{"FD_TEST_A":"a-value"},false]` {
-				t.Fatalf("%s: %v", host, got)
+			// Step code may add to process.env (dotenv does); it stays
+			// the VM's. Tools and scripts see it frozen.
+			frozen := host != HostBDD
+			if want := fmt.Sprintf(`[{"env":{"FD_TEST_A":"a-value"},"frozen":%v},{"FD_TEST_A":"a-value"},false]`, frozen); got != want {
+				t.Fatalf("%s: %v, want %s", host, got, want)
+			}
+			set := e.mustRun(`process.env.FD_TEST_SET = 42; return JSON.stringify([process.env.FD_TEST_SET, Object.keys(process.env)])`)
+			want := `[null,["FD_TEST_A"]]`
+			if !frozen {
+				want = `["42",["FD_TEST_A","FD_TEST_SET"]]`
+			}
+			if set != want {
+				t.Fatalf("%s: setting process.env: %v, want %s", host, set, want)
+			}
+			if os.Getenv("FD_TEST_SET") != "" {
+				t.Fatal("process.env reached the real environment")
 			}
 			empty := newToolEnv(t, map[string]string{"ext/a.ts": ``}, withHost(host), withEnv(capability.EnvAllowList(nil, os.Environ())))
 			if got := empty.mustRun(`return JSON.stringify(process.env)`); got != `{}` {

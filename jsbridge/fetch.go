@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/http/cookiejar"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 
@@ -30,6 +31,9 @@ const MaxResponseBytes = 64 << 20
 type httpResult struct {
 	status     int
 	statusText string
+	reason     string // the server's reason phrase (node:http's statusMessage)
+	protoMajor int
+	protoMinor int
 	url        string
 	redirected bool
 	headers    [][2]string
@@ -37,13 +41,17 @@ type httpResult struct {
 	err        *wireError
 }
 
-type wireError struct{ name, message, code string }
+type wireError struct {
+	name, message, code string
+	cause               error // the Go error, for node:http's error codes
+}
 
 // httpNative returns the doRequest function of tools.js. With owner nil it
-// serves the global fetch and follows the running frame; otherwise it is
-// the request client of owner's handler and works only in owner's frame (a
-// client stashed in a global cannot lend the tool's cookies or grant to
-// other code).
+// serves the global fetch (and node:http) and follows the running frame;
+// otherwise it is the request client of owner's handler and works only in
+// owner's frame (a client stashed in a global cannot lend the tool's
+// cookies or grant to other code). A request with raw set is node:http's:
+// no cookie jar, no redirects followed, the body as the server sent it.
 func (vm *VM) httpNative(owner *ToolFrame) func(goja.FunctionCall) goja.Value {
 	return func(call goja.FunctionCall) goja.Value {
 		rt := vm.rt
@@ -79,6 +87,7 @@ func (vm *VM) httpNative(owner *ToolFrame) func(goja.FunctionCall) goja.Value {
 			return def
 		}
 		method, rawURL, redirect := str("method"), str("url"), str("redirect")
+		raw := spec.Get("raw") != nil && spec.Get("raw").ToBoolean()
 		var policy *capability.NetPolicy
 		jarKey := ""
 		if frame != nil {
@@ -110,11 +119,6 @@ func (vm *VM) httpNative(owner *ToolFrame) func(goja.FunctionCall) goja.Value {
 		timeout := time.Duration(num("timeoutMs", 0) * float64(time.Millisecond))
 		maxRedirects := int(num("maxRedirects", -1))
 		st := vm.toolsOf()
-		jar := st.jars[jarKey]
-		if jar == nil {
-			jar, _ = cookiejar.New(nil)
-			st.jars[jarKey] = jar
-		}
 		ctx, cancel := st.opContext(frame)
 		if timeout > 0 {
 			var cancelT context.CancelFunc
@@ -122,8 +126,19 @@ func (vm *VM) httpNative(owner *ToolFrame) func(goja.FunctionCall) goja.Value {
 			prev := cancel
 			cancel = func(err error) { cancelT(); prev(err) }
 		}
-		client := *policy.Client()
-		client.Jar = jar
+		var client http.Client
+		if raw {
+			client = *policy.RawClient()
+			redirect = "manual"
+		} else {
+			client = *policy.Client()
+			jar := st.jars[jarKey]
+			if jar == nil {
+				jar, _ = cookiejar.New(nil)
+				st.jars[jarKey] = jar
+			}
+			client.Jar = jar
+		}
 		base := client.CheckRedirect
 		client.CheckRedirect = func(req *http.Request, via []*http.Request) error {
 			switch {
@@ -182,6 +197,9 @@ func doHTTP(ctx context.Context, client *http.Client, method, rawURL string, hea
 	r := &httpResult{
 		status:     resp.StatusCode,
 		statusText: http.StatusText(resp.StatusCode),
+		reason:     strings.TrimSpace(strings.TrimPrefix(resp.Status, strconv.Itoa(resp.StatusCode))),
+		protoMajor: resp.ProtoMajor,
+		protoMinor: resp.ProtoMinor,
 		url:        resp.Request.URL.String(),
 		redirected: resp.Request.URL.String() != req.URL.String(),
 		body:       data,
@@ -220,7 +238,7 @@ func httpError(ctx context.Context, method, rawURL string, err error) *wireError
 	if errors.As(err, &ue) {
 		err = ue.Err
 	}
-	return &wireError{name: "TypeError", message: fmt.Sprintf("%s %s failed: %v", method, rawURL, err), code: "ERR_NETWORK"}
+	return &wireError{name: "TypeError", message: fmt.Sprintf("%s %s failed: %v", method, rawURL, err), code: "ERR_NETWORK", cause: err}
 }
 
 func (vm *VM) httpResultValue(r *httpResult) goja.Value {
@@ -233,6 +251,11 @@ func (vm *VM) httpResultValue(r *httpResult) goja.Value {
 		if r.err.code != "" {
 			e.Set("code", r.err.code)
 		}
+		if r.err.cause != nil {
+			if ne := vm.nodeNetError(r.err.cause); ne != nil {
+				e.Set("node", ne)
+			}
+		}
 		o.Set("error", e)
 		return o
 	}
@@ -240,6 +263,8 @@ func (vm *VM) httpResultValue(r *httpResult) goja.Value {
 	o.Set("statusText", r.statusText)
 	o.Set("url", r.url)
 	o.Set("redirected", r.redirected)
+	o.Set("reason", r.reason)
+	o.Set("httpVersion", fmt.Sprintf("%d.%d", r.protoMajor, r.protoMinor))
 	pairs := make([]any, len(r.headers))
 	for i, h := range r.headers {
 		pairs[i] = rt.NewArray(h[0], h[1])

@@ -3,9 +3,6 @@ package jsbridge
 import (
 	"fmt"
 	"io"
-	"math/big"
-	"os"
-	"runtime"
 	"strings"
 	"time"
 
@@ -184,69 +181,14 @@ func (vm *VM) format(args []goja.Value) string {
 	return v.String()
 }
 
-// installProcess defines a Node-like process object: env is exactly the
-// allowed environment, frozen; exit throws instead of killing the host.
-func (vm *VM) installProcess() {
-	rt := vm.rt
-	p := rt.NewObject()
-	env := rt.NewObject()
-	for _, k := range sortedKeys(vm.opts.Env) {
-		env.Set(k, vm.opts.Env[k])
-	}
-	freeze, _ := goja.AssertFunction(rt.Get("Object").ToObject(rt).Get("freeze"))
-	freeze(goja.Undefined(), env)
-	p.Set("env", env)
-	p.Set("platform", runtime.GOOS)
-	arch := runtime.GOARCH
-	if arch == "amd64" {
-		arch = "x64"
-	}
-	p.Set("arch", arch)
-	p.Set("pid", os.Getpid())
-	p.Set("argv", []any{"ferridriver", vm.opts.Host})
-	p.Set("version", "v22.0.0-ferridriver")
-	versions := rt.NewObject()
-	versions.Set("ferridriver", Version)
-	p.Set("versions", versions)
-	p.Set("cwd", func() string { return vm.dir })
-	p.Set("exit", func(call goja.FunctionCall) goja.Value {
-		panic(rt.NewGoError(fmt.Errorf("process.exit(%s) is not allowed in ferridriver %s code", call.Argument(0).String(), vm.opts.Host)))
-	})
-	p.Set("hrtime", func(call goja.FunctionCall) goja.Value {
-		now := time.Now().UnixNano()
-		return rt.ToValue([]int64{now / 1e9, now % 1e9})
-	})
-	p.Get("hrtime").ToObject(rt).Set("bigint", func(goja.FunctionCall) goja.Value {
-		return rt.ToValue(big.NewInt(time.Now().UnixNano()))
-	})
-	p.Set("nextTick", func(call goja.FunctionCall) goja.Value {
-		fn, ok := goja.AssertFunction(call.Argument(0))
-		if !ok {
-			panic(rt.NewTypeError("The \"callback\" argument must be of type function"))
+// callbackLater calls a Node-style callback as a promise job, after the
+// current JS task, reporting what it throws as uncaught.
+func (vm *VM) callbackLater(cb goja.Callable, args ...goja.Value) {
+	vm.queueMicrotask(func() {
+		if _, err := cb(goja.Undefined(), args...); err != nil {
+			vm.reportUncaught(err)
 		}
-		args := append([]goja.Value(nil), call.Arguments[1:]...)
-		vm.queueMicrotask(func() {
-			if _, err := fn(goja.Undefined(), args...); err != nil {
-				vm.reportUncaught(err)
-			}
-		})
-		return goja.Undefined()
 	})
-	stdout := rt.NewObject()
-	stdout.Set("write", func(s string) bool { fmt.Fprint(vm.opts.Stdout, s); return true })
-	stdout.Set("isTTY", false)
-	stderr := rt.NewObject()
-	stderr.Set("write", func(s string) bool { fmt.Fprint(vm.opts.Stderr, s); return true })
-	p.Set("stdout", stdout)
-	p.Set("stderr", stderr)
-	p.Set("on", func(goja.FunctionCall) goja.Value { return p })
-	p.Set("once", func(goja.FunctionCall) goja.Value { return p })
-	p.Set("off", func(goja.FunctionCall) goja.Value { return p })
-	p.Set("emitWarning", func(call goja.FunctionCall) goja.Value {
-		fmt.Fprintln(vm.opts.Stderr, "Warning:", call.Argument(0).String())
-		return goja.Undefined()
-	})
-	rt.Set("process", p)
 }
 
 // queueMicrotask runs fn as a promise job, after the current JS task.

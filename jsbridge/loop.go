@@ -122,6 +122,20 @@ func (l *Loop) Promise(work func() (any, error), convert func(rt *goja.Runtime, 
 	return l.rt.ToValue(p)
 }
 
+// Hold counts a Go operation in flight that reports back through Enqueue
+// (a child process), so that Drain waits for it. Loop goroutine only; the
+// returned release must run on the loop goroutine, once.
+func (l *Loop) Hold() (release func()) {
+	l.pending++
+	done := false
+	return func() {
+		if !done {
+			done = true
+			l.pending--
+		}
+	}
+}
+
 // Pending reports whether Go operations or timers are outstanding.
 func (l *Loop) Pending() bool { return l.pending > 0 || len(l.timers) > 0 }
 

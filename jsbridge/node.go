@@ -1,99 +1,156 @@
 package jsbridge
 
 import (
-	"crypto/md5"
-	"crypto/rand"
-	"crypto/sha1"
-	"crypto/sha256"
-	"crypto/sha512"
-	"encoding/base64"
-	"encoding/hex"
-	"errors"
 	"fmt"
-	"hash"
-	"io/fs"
-	"os"
 	"path"
 	"path/filepath"
-	"runtime"
 	"strings"
-	"time"
 	"unicode/utf8"
 
 	"github.com/dop251/goja"
-	"github.com/dop251/goja_nodejs/buffer"
-	"github.com/dop251/goja_nodejs/require"
-	"github.com/google/uuid"
 )
 
-// Node-compatible basics that real step files use. This is not Node: only
-// what test code commonly needs is here, and modules ferridriver does not
-// implement throw a clear error when imported.
+// Node's built-in modules (docs/cucumber-compatibility.md lists them).
+// Imports of them, with or without "node:", resolve to these; a module
+// ferridriver does not have throws a clear error when it is used.
 
 func init() {
-	fromPrelude := func(key string) ModuleFactory {
-		return func(vm *VM) (goja.Value, error) { return vm.prelude.Get(key), nil }
-	}
-	RegisterModule("node:assert", fromPrelude("assert"))
+	// From the npm polyfills (tools/polyfills), shaped by node/*.js.
+	RegisterModule("node:assert", fromPolyfill("assert", ""))
 	RegisterModule("node:assert/strict", func(vm *VM) (goja.Value, error) {
-		return vm.prelude.Get("assert").ToObject(vm.rt).Get("strict"), nil
-	})
-	RegisterModule("node:util", fromPrelude("util"))
-	RegisterModule("node:events", fromPrelude("EventEmitter"))
-	RegisterModule("node:buffer", func(vm *VM) (goja.Value, error) {
-		return require.Require(vm.rt, buffer.ModuleName), nil
-	})
-	RegisterModule("node:url", func(vm *VM) (goja.Value, error) {
-		mod := require.Require(vm.rt, "url").ToObject(vm.rt)
-		out := vm.rt.NewObject()
-		for _, k := range mod.Keys() {
-			out.Set(k, mod.Get(k))
+		a, err := vm.require("node:assert")
+		if err != nil {
+			return nil, err
 		}
-		out.Set("fileURLToPath", func(call goja.FunctionCall) goja.Value {
-			s := call.Argument(0)
-			if o, ok := s.(*goja.Object); ok && o.Get("href") != nil {
-				s = o.Get("href")
-			}
-			p, ok := strings.CutPrefix(s.String(), "file://")
-			if !ok {
-				panic(vm.rt.NewTypeError("The URL must be of scheme file"))
-			}
-			return vm.rt.ToValue(p)
-		})
-		out.Set("pathToFileURL", func(call goja.FunctionCall) goja.Value {
-			abs, _ := filepath.Abs(vm.resolve(call.Argument(0).String()))
-			ctor, _ := goja.AssertConstructor(vm.rt.Get("URL"))
-			u, err := ctor(nil, vm.rt.ToValue("file://"+filepath.ToSlash(abs)))
-			if err != nil {
-				panic(err)
-			}
-			return u
-		})
-		return out, nil
+		return a.ToObject(vm.rt).Get("strict"), nil
 	})
+	RegisterModule("node:buffer", fromPolyfill("buffer", "buffer.js"))
+	RegisterModule("node:events", fromPolyfill("events", "events.js"))
+	RegisterModule("node:string_decoder", fromPolyfill("string_decoder", ""))
+	RegisterModule("node:querystring", fromPolyfill("querystring", "querystring.js"))
+	RegisterModule("node:punycode", fromPolyfill("punycode", ""))
+	// readable-stream's Stream is Node's module shape: the legacy Stream
+	// class carrying Readable, pipeline, promises...
+	RegisterModule("node:stream", func(vm *VM) (goja.Value, error) {
+		rs, err := vm.polyfill("stream")
+		if err != nil {
+			return nil, err
+		}
+		return rs.ToObject(vm.rt).Get("Stream"), nil
+	})
+	RegisterModule("node:stream/promises", member("node:stream", "promises"))
+	RegisterModule("node:stream/consumers", script("stream_consumers.js", nil))
+	RegisterModule("node:stream/web", fromPolyfill("webStreams", ""))
+	RegisterModule("node:util", func(vm *VM) (goja.Value, error) {
+		parts, err := vm.polyfillParts("util", "deepEqual")
+		if err != nil {
+			return nil, err
+		}
+		parts.Set("inspect", vm.prelude.Get("inspect"))
+		parts.Set("format", vm.prelude.Get("format"))
+		return vm.nodeScript("util.js", parts)
+	})
+	RegisterModule("node:util/types", member("node:util", "types"))
+	RegisterModule("node:url", func(vm *VM) (goja.Value, error) {
+		legacy, err := vm.polyfill("url")
+		if err != nil {
+			return nil, err
+		}
+		parts := vm.rt.NewObject()
+		parts.Set("legacy", legacy)
+		return vm.nodeScript("url.js", parts)
+	})
+
+	// In Go, with their JavaScript halves in node/*.js.
+	RegisterModule("node:fs", func(vm *VM) (goja.Value, error) { return vm.nodeScript("fs.js", vm.fsBinding()) })
+	RegisterModule("node:fs/promises", member("node:fs", "promises"))
+	RegisterModule("node:zlib", func(vm *VM) (goja.Value, error) { return vm.nodeScript("zlib.js", vm.zlibBinding()) })
+	RegisterModule("node:child_process", func(vm *VM) (goja.Value, error) {
+		return vm.nodeScript("child_process.js", vm.childProcessBinding())
+	})
+	RegisterModule("node:http", func(vm *VM) (goja.Value, error) { return vm.httpModule("http:") })
+	RegisterModule("node:https", func(vm *VM) (goja.Value, error) { return vm.httpModule("https:") })
 	RegisterModule("node:path", func(vm *VM) (goja.Value, error) { return vm.pathModule(), nil })
 	RegisterModule("node:path/posix", func(vm *VM) (goja.Value, error) { return vm.pathModule(), nil })
-	RegisterModule("node:fs", func(vm *VM) (goja.Value, error) { return vm.fsModule(), nil })
-	RegisterModule("node:fs/promises", func(vm *VM) (goja.Value, error) {
-		return vm.fsModule().Get("promises"), nil
-	})
 	RegisterModule("node:os", func(vm *VM) (goja.Value, error) { return vm.osModule(), nil })
+	RegisterModule("node:constants", func(vm *VM) (goja.Value, error) { return vm.constantsModule(), nil })
+	RegisterModule("node:crypto", func(vm *VM) (goja.Value, error) { return vm.cryptoModule(), nil })
+	RegisterModule("node:net", func(vm *VM) (goja.Value, error) { return vm.netModule(), nil })
 	RegisterModule("node:process", func(vm *VM) (goja.Value, error) { return vm.rt.Get("process"), nil })
+	RegisterModule("node:console", func(vm *VM) (goja.Value, error) { return vm.rt.Get("console"), nil })
+	RegisterModule("node:perf_hooks", func(vm *VM) (goja.Value, error) { return vm.nodeScript("perf_hooks.js", vm.clockBinding()) })
 	RegisterModule("node:timers", func(vm *VM) (goja.Value, error) {
 		o := vm.rt.NewObject()
 		for _, n := range []string{"setTimeout", "setInterval", "setImmediate", "clearTimeout", "clearInterval", "clearImmediate"} {
 			o.Set(n, vm.rt.Get(n))
 		}
+		p, err := vm.require("node:timers/promises")
+		if err != nil {
+			return nil, err
+		}
+		o.Set("promises", p)
 		return o, nil
 	})
-	RegisterModule("node:timers/promises", func(vm *VM) (goja.Value, error) {
-		v, err := vm.rt.RunString(`({
-			setTimeout: (ms, value) => new Promise((resolve) => setTimeout(() => resolve(value), ms)),
-			setImmediate: (value) => new Promise((resolve) => setImmediate(() => resolve(value))),
-		})`)
-		return v, err
+	RegisterModule("node:timers/promises", script("timers_promises.js", nil))
+
+	// Small JavaScript modules.
+	RegisterModule("node:tty", script("tty.js", nil))
+	RegisterModule("node:vm", script("vm.js", nil))
+	RegisterModule("node:worker_threads", script("worker_threads.js", nil))
+	RegisterModule("node:module", func(vm *VM) (goja.Value, error) {
+		names := make([]any, 0, len(nodeCoreModules))
+		for _, n := range sortedKeys(nodeCoreModules) {
+			names = append(names, n)
+		}
+		return vm.nodeScript("module.js", vm.rt.NewArray(names...))
 	})
-	RegisterModule("node:crypto", func(vm *VM) (goja.Value, error) { return vm.cryptoModule(), nil })
+}
+
+// fromPolyfill is a module that is the polyfill package pkg, shaped by
+// node/<glue> when glue is not empty.
+func fromPolyfill(pkg, glue string) ModuleFactory {
+	return func(vm *VM) (goja.Value, error) {
+		v, err := vm.polyfill(pkg)
+		if err != nil || glue == "" {
+			return v, err
+		}
+		return vm.nodeScript(glue, v)
+	}
+}
+
+// polyfillParts returns an object holding the named polyfill packages.
+func (vm *VM) polyfillParts(names ...string) (*goja.Object, error) {
+	o := vm.rt.NewObject()
+	for _, n := range names {
+		v, err := vm.polyfill(n)
+		if err != nil {
+			return nil, err
+		}
+		o.Set(n, v)
+	}
+	return o, nil
+}
+
+// member is a module that is one property of another (fs/promises).
+func member(module, key string) ModuleFactory {
+	return func(vm *VM) (goja.Value, error) {
+		m, err := vm.require(module)
+		if err != nil {
+			return nil, err
+		}
+		return m.ToObject(vm.rt).Get(key), nil
+	}
+}
+
+// script is a module written in node/<file>, given binding.
+func script(file string, binding func(vm *VM) goja.Value) ModuleFactory {
+	return func(vm *VM) (goja.Value, error) {
+		var b goja.Value
+		if binding != nil {
+			b = binding(vm)
+		}
+		return vm.nodeScript(file, b)
+	}
 }
 
 // preludeNatives are Go helpers the JS prelude needs.
@@ -112,6 +169,9 @@ func (vm *VM) preludeNatives() *goja.Object {
 			panic(rt.NewTypeError("TextDecoder.decode: expected a BufferSource"))
 		}
 		if !utf8.Valid(b) {
+			if call.Argument(1).ToBoolean() {
+				panic(vm.newError("TypeError", "The encoded data was not valid for encoding utf-8", "ERR_ENCODING_INVALID_ENCODED_DATA"))
+			}
 			b = []byte(strings.ToValidUTF8(string(b), "\uFFFD"))
 		}
 		return rt.ToValue(string(b))
@@ -222,287 +282,41 @@ func (vm *VM) pathModule() *goja.Object {
 	return m
 }
 
-// errNoFS is the error of every fs call outside the bdd host: tool handlers
-// and scripts have no filesystem capability.
-func (vm *VM) errNoFS(op string) error {
-	return fmt.Errorf("fs.%s: no fs capability in the %s host (extension tools and scripts cannot use the filesystem)", op, vm.opts.Host)
-}
-
-func (vm *VM) fsModule() *goja.Object {
+// missingModule stands for a built-in module that cannot be loaded (one
+// ferridriver does not have, or one whose polyfill is not built in), so
+// that loading a package that merely mentions it (axios imports http2 and
+// tls for features a test rarely uses) does not fail: using any of its
+// exports throws cause, naming what was used. For an import statement
+// (imported) the module looks empty, as esbuild's interop copies its
+// properties; for require() even listing its properties throws, so that
+// feature tests such as Object.assign(x, require("stream/web")) in a try
+// block see that it is missing.
+func (vm *VM) missingModule(name string, cause error, imported bool) goja.Value {
 	rt := vm.rt
-	m := rt.NewObject()
-	promises := rt.NewObject()
-	allowed := vm.opts.Host == HostBDD
-	guard := func(op string) {
-		if !allowed {
-			vm.Throw(vm.errNoFS(op))
-		}
-		if f := CurrentFrame(vm); f != nil {
-			vm.Throw(fmt.Errorf("fs.%s: no fs capability for extension tools (tool %q; the handler context has no filesystem)", op, f.tool.Name))
-		}
+	short := strings.TrimPrefix(name, "node:")
+	fail := func(what string) {
+		panic(ErrorValue(rt, fmt.Errorf("%w (used: %s)", cause, what)))
 	}
-	throwFS := func(err error) {
-		code := "EIO"
-		switch {
-		case errors.Is(err, fs.ErrNotExist):
-			code = "ENOENT"
-		case errors.Is(err, fs.ErrPermission):
-			code = "EACCES"
-		case errors.Is(err, fs.ErrExist):
-			code = "EEXIST"
+	get := func(_ *goja.Object, prop string, _ goja.Value) goja.Value {
+		switch prop {
+		case "__esModule", "then", "toJSON", "default", "constructor":
+			return goja.Undefined()
 		}
-		e := ErrorValue(rt, err).ToObject(rt)
-		e.Set("code", code)
-		panic(e)
+		fail(short + "." + prop)
+		return nil
 	}
-	encodingOf := func(v goja.Value) string {
-		if o, ok := v.(*goja.Object); ok {
-			if e := o.Get("encoding"); e != nil && !goja.IsUndefined(e) && !goja.IsNull(e) {
-				return e.String()
+	// esbuild's interop makes the namespace of an import an object whose
+	// prototype is the module's: this one, so that a named import
+	// (import { x } from "http2") throws when read too.
+	proto := rt.NewProxy(rt.NewObject(), &goja.ProxyTrapConfig{Get: get})
+	return rt.ToValue(rt.NewProxy(rt.NewObject(), &goja.ProxyTrapConfig{
+		Get: get,
+		OwnKeys: func(*goja.Object) *goja.Object {
+			if !imported {
+				fail("the exports of " + short)
 			}
-			return ""
-		}
-		if v == nil || goja.IsUndefined(v) || goja.IsNull(v) {
-			return ""
-		}
-		return v.String()
-	}
-	decode := func(b []byte, enc string) goja.Value {
-		if enc == "" {
-			return buffer.WrapBytes(rt, b)
-		}
-		return buffer.EncodeBytes(rt, b, rt.ToValue(enc))
-	}
-	readFile := func(call goja.FunctionCall) goja.Value {
-		guard("readFileSync")
-		b, err := os.ReadFile(vm.resolve(call.Argument(0).String()))
-		if err != nil {
-			throwFS(err)
-		}
-		return decode(b, encodingOf(call.Argument(1)))
-	}
-	m.Set("readFileSync", readFile)
-	m.Set("existsSync", func(p string) bool {
-		guard("existsSync")
-		_, err := os.Stat(vm.resolve(p))
-		return err == nil
-	})
-	stat := func(call goja.FunctionCall) goja.Value {
-		guard("statSync")
-		info, err := os.Stat(vm.resolve(call.Argument(0).String()))
-		if err != nil {
-			throwFS(err)
-		}
-		return vm.statObject(info)
-	}
-	m.Set("statSync", stat)
-	readdir := func(call goja.FunctionCall) goja.Value {
-		guard("readdirSync")
-		entries, err := os.ReadDir(vm.resolve(call.Argument(0).String()))
-		if err != nil {
-			throwFS(err)
-		}
-		names := make([]any, len(entries))
-		for i, e := range entries {
-			names[i] = e.Name()
-		}
-		return rt.NewArray(names...)
-	}
-	m.Set("readdirSync", readdir)
-	writeFile := func(call goja.FunctionCall) goja.Value {
-		guard("writeFileSync")
-		var data []byte
-		if o, ok := call.Argument(1).(*goja.Object); ok {
-			if b, ok := bytesOf(rt, o); ok {
-				data = b
-			}
-		}
-		if data == nil {
-			data = []byte(call.Argument(1).String())
-		}
-		if err := os.WriteFile(vm.resolve(call.Argument(0).String()), data, 0o644); err != nil {
-			throwFS(err)
-		}
-		return goja.Undefined()
-	}
-	m.Set("writeFileSync", writeFile)
-	mkdir := func(call goja.FunctionCall) goja.Value {
-		guard("mkdirSync")
-		if err := os.MkdirAll(vm.resolve(call.Argument(0).String()), 0o755); err != nil {
-			throwFS(err)
-		}
-		return goja.Undefined()
-	}
-	m.Set("mkdirSync", mkdir)
-	m.Set("createReadStream", func(call goja.FunctionCall) goja.Value {
-		guard("createReadStream")
-		p := vm.resolve(call.Argument(0).String())
-		if _, err := os.Stat(p); err != nil {
-			throwFS(err)
-		}
-		return vm.readStream(p)
-	})
-	async := func(fn func(goja.FunctionCall) goja.Value) func(goja.FunctionCall) goja.Value {
-		return func(call goja.FunctionCall) goja.Value {
-			p, resolve, reject := rt.NewPromise()
-			func() {
-				defer func() {
-					if r := recover(); r != nil {
-						if v, ok := r.(goja.Value); ok {
-							reject(v)
-							return
-						}
-						panic(r)
-					}
-				}()
-				resolve(fn(call))
-			}()
-			return rt.ToValue(p)
-		}
-	}
-	promises.Set("readFile", async(readFile))
-	promises.Set("writeFile", async(writeFile))
-	promises.Set("stat", async(stat))
-	promises.Set("readdir", async(readdir))
-	promises.Set("mkdir", async(mkdir))
-	m.Set("promises", promises)
-	m.Set("default", m)
-	return m
-}
-
-func (vm *VM) statObject(info os.FileInfo) goja.Value {
-	rt := vm.rt
-	o := rt.NewObject()
-	o.Set("size", info.Size())
-	o.Set("mtimeMs", info.ModTime().UnixMilli())
-	o.Set("mtime", rt.ToValue(info.ModTime()))
-	o.Set("isFile", func() bool { return info.Mode().IsRegular() })
-	o.Set("isDirectory", func() bool { return info.IsDir() })
-	o.Set("isSymbolicLink", func() bool { return info.Mode()&os.ModeSymlink != 0 })
-	return o
-}
-
-// readStream is what fs.createReadStream returns: enough of a Node
-// Readable for attach (recognised by its path), `for await` and
-// 'data'/'end' listeners.
-func (vm *VM) readStream(p string) goja.Value {
-	mk, err := vm.rt.RunString(`(function (path, read) {
-		const EventEmitter = __ferridriver_require('node:events');
-		const s = new EventEmitter();
-		Object.defineProperty(s, '__ferridriverPath', { value: path });
-		s.path = path;
-		let started = false;
-		const start = () => {
-			if (started) return;
-			started = true;
-			read(path).then((b) => { s.emit('data', b); s.emit('end'); s.emit('close'); }, (e) => s.emit('error', e));
-		};
-		const on = s.on.bind(s);
-		s.on = (ev, fn) => { on(ev, fn); if (ev === 'data') setImmediate(start); return s; };
-		s.pipe = (dest) => { s.on('data', (c) => dest.write(c)); s.on('end', () => dest.end && dest.end()); return dest; };
-		s[Symbol.asyncIterator] = () => {
-			let done = false;
-			return { next: async () => { if (done) return { done: true, value: undefined }; done = true; return { done: false, value: await read(path) }; } };
-		};
-		return s;
-	})`)
-	if err != nil {
-		panic(err)
-	}
-	fn, _ := goja.AssertFunction(mk)
-	read := func(call goja.FunctionCall) goja.Value {
-		path := call.Argument(0).String()
-		return vm.loop.Promise(func() (any, error) { return os.ReadFile(path) }, func(rt *goja.Runtime, v any) (goja.Value, error) {
-			return buffer.WrapBytes(rt, v.([]byte)), nil
-		})
-	}
-	s, err := fn(goja.Undefined(), vm.rt.ToValue(p), vm.rt.ToValue(read))
-	if err != nil {
-		panic(err)
-	}
-	return s
-}
-
-func (vm *VM) osModule() *goja.Object {
-	o := vm.rt.NewObject()
-	o.Set("EOL", "\n")
-	o.Set("platform", func() string { return runtime.GOOS })
-	o.Set("type", func() string { return strings.ToUpper(runtime.GOOS[:1]) + runtime.GOOS[1:] })
-	o.Set("arch", func() string { return vm.rt.Get("process").ToObject(vm.rt).Get("arch").String() })
-	o.Set("tmpdir", func() string { return os.TempDir() })
-	o.Set("homedir", func() string { h, _ := os.UserHomeDir(); return h })
-	o.Set("hostname", func() string { h, _ := os.Hostname(); return h })
-	o.Set("cpus", func() []map[string]any {
-		out := make([]map[string]any, runtime.NumCPU())
-		for i := range out {
-			out[i] = map[string]any{"model": runtime.GOARCH, "speed": 0}
-		}
-		return out
-	})
-	o.Set("uptime", func() float64 { return time.Since(startTime).Seconds() })
-	return o
-}
-
-var startTime = time.Now()
-
-func (vm *VM) cryptoModule() *goja.Object {
-	rt := vm.rt
-	o := rt.NewObject()
-	o.Set("randomUUID", func() string { return uuid.NewString() })
-	o.Set("randomBytes", func(n int) goja.Value {
-		b := make([]byte, n)
-		rand.Read(b)
-		return buffer.WrapBytes(rt, b)
-	})
-	o.Set("createHash", func(alg string) goja.Value {
-		var h hash.Hash
-		switch strings.ToLower(alg) {
-		case "md5":
-			h = md5.New()
-		case "sha1":
-			h = sha1.New()
-		case "sha256":
-			h = sha256.New()
-		case "sha512":
-			h = sha512.New()
-		default:
-			panic(rt.NewTypeError("crypto.createHash: unsupported algorithm %s", alg))
-		}
-		obj := rt.NewObject()
-		obj.Set("update", func(call goja.FunctionCall) goja.Value {
-			if v, ok := call.Argument(0).(*goja.Object); ok {
-				if b, ok := bytesOf(rt, v); ok {
-					h.Write(b)
-					return obj
-				}
-			}
-			h.Write([]byte(call.Argument(0).String()))
-			return obj
-		})
-		obj.Set("digest", func(call goja.FunctionCall) goja.Value {
-			sum := h.Sum(nil)
-			switch enc := call.Argument(0); {
-			case goja.IsUndefined(enc):
-				return buffer.WrapBytes(rt, sum)
-			case enc.String() == "hex":
-				return rt.ToValue(hex.EncodeToString(sum))
-			case enc.String() == "base64":
-				return rt.ToValue(base64.StdEncoding.EncodeToString(sum))
-			default:
-				return buffer.EncodeBytes(rt, sum, enc)
-			}
-		})
-		return obj
-	})
-	o.Set("getRandomValues", func(call goja.FunctionCall) goja.Value {
-		arr := call.Argument(0).ToObject(rt)
-		n := int(arr.Get("length").ToInteger())
-		b := make([]byte, n)
-		rand.Read(b)
-		for i := 0; i < n; i++ {
-			arr.Set(fmt.Sprint(i), b[i])
-		}
-		return arr
-	})
-	return o
+			return rt.NewArray()
+		},
+		GetPrototypeOf: func(*goja.Object) *goja.Object { return rt.ToValue(proto).ToObject(rt) },
+	}))
 }

@@ -5,12 +5,81 @@
 
   // goja lacks these; esbuild's lowering of for-await needs the symbol.
   if (!Symbol.asyncIterator) Object.defineProperty(Symbol, 'asyncIterator', { value: Symbol.for('Symbol.asyncIterator') });
+  // goja has no shared memory and no resizable buffers: packages that
+  // brand-check buffers read these getters (webidl-conversions).
+  if (typeof SharedArrayBuffer === 'undefined') {
+    // Instances are plain placeholders (no memory is shared): they exist so
+    // that feature tests such as util's new SharedArrayBuffer() work.
+    class SharedArrayBuffer {
+      #length;
+      constructor(length) { this.#length = Math.max(0, Math.trunc(Number(length) || 0)); }
+      get byteLength() { return this.#length; }
+      get growable() { this.#length; return false; }
+      get maxByteLength() { return this.#length; }
+      get [Symbol.toStringTag]() { return 'SharedArrayBuffer'; }
+    }
+    Object.defineProperty(globalThis, 'SharedArrayBuffer', { value: SharedArrayBuffer, writable: true, configurable: true });
+  }
+  if (!Object.getOwnPropertyDescriptor(ArrayBuffer.prototype, 'resizable')) {
+    const byteLength = Object.getOwnPropertyDescriptor(ArrayBuffer.prototype, 'byteLength').get;
+    Object.defineProperty(ArrayBuffer.prototype, 'resizable', { get() { byteLength.call(this); return false; }, configurable: true });
+    Object.defineProperty(ArrayBuffer.prototype, 'maxByteLength', { get() { return byteLength.call(this); }, configurable: true });
+  }
+  // goja lacks the RegExp v (unicodeSets) flag, which packages now use in
+  // literals that esbuild compiles to new RegExp(source, 'gv'). A v
+  // pattern without set notation (nested classes, --, &&, \\q{}) means
+  // the same with the u flag, so the constructor takes it as u; set
+  // notation is a clear SyntaxError. Regular expression literals never
+  // reach the constructor: only new RegExp(...) and RegExp(...) calls.
+  if ((() => { try { new RegExp('', 'v'); return false; } catch (e) { return true; } })()) {
+    const NativeRegExp = RegExp;
+    const setNotation = (src) => {
+      let inClass = false;
+      for (let i = 0; i < src.length; i++) {
+        const c = src[i];
+        if (c === '\\') {
+          if (inClass && src[i + 1] === 'q') return true;
+          i++;
+        } else if (inClass) {
+          if (c === ']') inClass = false;
+          else if (c === '[' || ((c === '-' || c === '&') && src[i + 1] === c)) return true;
+        } else if (c === '[') {
+          inClass = true;
+        }
+      }
+      return false;
+    };
+    const translate = (args) => {
+      const flags = args[1];
+      if (typeof flags !== 'string' || flags.indexOf('v') < 0) return args;
+      const src = args[0] instanceof NativeRegExp ? args[0].source : String(args[0] === undefined ? '' : args[0]);
+      if (flags.indexOf('u') >= 0 || setNotation(src)) {
+        throw new SyntaxError('Invalid regular expression: /' + src + '/' + flags + ': the v flag with set notation is not supported by ferridriver\'s JavaScript engine');
+      }
+      return [src, flags.replace('v', 'u')];
+    };
+    const hasInstance = (v) => v instanceof NativeRegExp;
+    const RegExpProxy = new Proxy(NativeRegExp, {
+      construct: (target, args, newTarget) => Reflect.construct(target, translate(args), newTarget === RegExpProxy ? target : newTarget),
+      apply: (target, self, args) => Reflect.apply(target, self, translate(args)),
+      // goja's instanceof does not call through a proxied constructor.
+      get: (target, key, receiver) => (key === Symbol.hasInstance ? hasInstance : Reflect.get(target, key, receiver)),
+    });
+    NativeRegExp.prototype.constructor = RegExpProxy;
+    globalThis.RegExp = RegExpProxy;
+  }
+  // %AsyncIteratorPrototype%, which goja (no async generators) does not
+  // expose: internal/gojacompat rewrites the idiom that reaches it to this.
+  Object.defineProperty(globalThis, '__ferridriverAsyncIteratorPrototype', {
+    value: { [Symbol.asyncIterator]() { return this; } },
+  });
   if (typeof WeakRef === 'undefined') {
     globalThis.WeakRef = class WeakRef { constructor(t) { this._t = t; } deref() { return this._t; } };
     globalThis.FinalizationRegistry = class FinalizationRegistry { register() {} unregister() {} };
   }
 
   // ---- util.inspect / util.format (Node's shapes, smaller) ----
+  const customInspect = Symbol.for('nodejs.util.inspect.custom');
   function inspect(value, opts) {
     const depth = opts && typeof opts.depth === 'number' ? opts.depth : 2;
     const seen = [];
@@ -34,6 +103,11 @@
       }
       if (v === null) return 'null';
       if (seen.indexOf(v) >= 0) return '[Circular *1]';
+      const custom = v[customInspect];
+      if (typeof custom === 'function' && custom !== inspect) {
+        const r = custom.call(v, depth - level, Object.assign({}, opts, { depth: depth - level }), inspect);
+        if (r !== v) return typeof r === 'string' ? r : str(r, level, false);
+      }
       if (v instanceof Error) return v.stack || (v.name + ': ' + v.message);
       if (v instanceof Date) return isNaN(v) ? 'Invalid Date' : v.toISOString();
       if (v instanceof RegExp) return String(v);
@@ -231,8 +305,18 @@
     encode(s) { return native.utf8Encode(String(s === undefined ? '' : s)); }
   }
   class TextDecoder {
-    constructor(label) { this.encoding = (label || 'utf-8').toLowerCase(); }
-    decode(b) { return b === undefined ? '' : native.utf8Decode(b); }
+    constructor(label, options) {
+      this.encoding = (label || 'utf-8').toLowerCase();
+      if (this.encoding === 'utf8') this.encoding = 'utf-8';
+      if (this.encoding !== 'utf-8') throw new RangeError('The "' + label + '" encoding is not supported');
+      this.fatal = !!(options && options.fatal);
+      this.ignoreBOM = !!(options && options.ignoreBOM);
+    }
+    decode(b) {
+      if (b === undefined) return '';
+      const s = native.utf8Decode(b, this.fatal);
+      return !this.ignoreBOM && s.charCodeAt(0) === 0xfeff ? s.slice(1) : s;
+    }
   }
   function structuredClone(v) {
     const seen = new Map();
@@ -325,175 +409,10 @@
     }
   }
 
-  // ---- node:events ----
-  class EventEmitter {
-    constructor() { Object.defineProperty(this, '_events', { value: new Map(), writable: true }); }
-    on(name, fn) { const l = this._events.get(name) || []; l.push(fn); this._events.set(name, l); return this; }
-    addListener(name, fn) { return this.on(name, fn); }
-    prependListener(name, fn) { const l = this._events.get(name) || []; l.unshift(fn); this._events.set(name, l); return this; }
-    once(name, fn) { const w = (...a) => { this.off(name, w); fn.apply(this, a); }; w.listener = fn; return this.on(name, w); }
-    off(name, fn) { const l = this._events.get(name); if (l) this._events.set(name, l.filter((x) => x !== fn && x.listener !== fn)); return this; }
-    removeListener(name, fn) { return this.off(name, fn); }
-    removeAllListeners(name) { if (name === undefined) this._events = new Map(); else this._events.delete(name); return this; }
-    emit(name, ...args) {
-      const l = this._events.get(name);
-      if (!l || l.length === 0) {
-        if (name === 'error') throw args[0] instanceof Error ? args[0] : new Error('Unhandled error: ' + args[0]);
-        return false;
-      }
-      for (const fn of l.slice()) fn.apply(this, args);
-      return true;
-    }
-    listenerCount(name) { return (this._events.get(name) || []).length; }
-    listeners(name) { return (this._events.get(name) || []).map((f) => f.listener || f); }
-    eventNames() { return Array.from(this._events.keys()); }
-    setMaxListeners() { return this; }
-  }
-  EventEmitter.EventEmitter = EventEmitter;
-  EventEmitter.once = (emitter, name) => new Promise((resolve) => emitter.once(name, (...a) => resolve(a)));
-
-  // ---- node:assert ----
-  class AssertionError extends Error {
-    constructor(options) {
-      super(options.message);
-      this.name = 'AssertionError';
-      this.code = 'ERR_ASSERTION';
-      this.actual = options.actual;
-      this.expected = options.expected;
-      this.operator = options.operator;
-      this.generatedMessage = !options.userMessage;
-    }
-  }
-  function isDeepEqual(a, b, strict, memo) {
-    if (strict ? Object.is(a, b) : (a == b || (a !== a && b !== b))) return true;
-    if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-    if (strict && Object.getPrototypeOf(a) !== Object.getPrototypeOf(b)) return false;
-    if (Object.prototype.toString.call(a) !== Object.prototype.toString.call(b)) return false;
-    if (a instanceof Date) return a.getTime() === b.getTime();
-    if (a instanceof RegExp) return String(a) === String(b);
-    if (a instanceof Error && (a.message !== b.message || a.name !== b.name)) return false;
-    memo = memo || [];
-    for (const [x, y] of memo) if (x === a && y === b) return true;
-    memo.push([a, b]);
-    if (ArrayBuffer.isView(a)) {
-      if (a.length !== b.length) return false;
-      for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-      return true;
-    }
-    if (a instanceof Map) {
-      if (a.size !== b.size) return false;
-      for (const [k, v] of a) if (!b.has(k) || !isDeepEqual(v, b.get(k), strict, memo)) return false;
-      return true;
-    }
-    if (a instanceof Set) {
-      if (a.size !== b.size) return false;
-      for (const v of a) if (!b.has(v)) {
-        let found = false;
-        for (const w of b) if (isDeepEqual(v, w, strict, memo)) { found = true; break; }
-        if (!found) return false;
-      }
-      return true;
-    }
-    const ka = Object.keys(a), kb = Object.keys(b);
-    if (ka.length !== kb.length) return false;
-    for (const k of ka) {
-      if (!Object.prototype.hasOwnProperty.call(b, k)) return false;
-      if (!isDeepEqual(a[k], b[k], strict, memo)) return false;
-    }
-    return true;
-  }
-  function makeAssert(strictMode) {
-    function fail(actual, expected, message, operator, generated) {
-      if (message instanceof Error) throw message;
-      throw new AssertionError({ message: message !== undefined ? message : generated, actual, expected, operator, userMessage: message !== undefined });
-    }
-    function ok(value, message) {
-      if (!value) fail(value, true, message, '==', 'The expression evaluated to a falsy value:\n\n  assert.ok(' + inspect(value) + ')\n');
-    }
-    const assert = function (value, message) { ok(value, message); };
-    assert.ok = ok;
-    assert.AssertionError = AssertionError;
-    assert.fail = (message) => fail(undefined, undefined, message === undefined ? 'Failed' : message, 'fail', 'Failed');
-    const strictEqual = (a, b, m) => { if (!Object.is(a, b)) fail(a, b, m, 'strictEqual', 'Expected values to be strictly equal:\n\n' + inspect(a) + ' !== ' + inspect(b) + '\n'); };
-    const notStrictEqual = (a, b, m) => { if (Object.is(a, b)) fail(a, b, m, 'notStrictEqual', 'Expected "actual" to be strictly unequal to: ' + inspect(b)); };
-    const deepStrictEqual = (a, b, m) => { if (!isDeepEqual(a, b, true)) fail(a, b, m, 'deepStrictEqual', 'Expected values to be strictly deep-equal:\n+ actual - expected\n\n+ ' + inspect(a) + '\n- ' + inspect(b) + '\n'); };
-    const notDeepStrictEqual = (a, b, m) => { if (isDeepEqual(a, b, true)) fail(a, b, m, 'notDeepStrictEqual', 'Expected "actual" not to be strictly deep-equal to: ' + inspect(b)); };
-    assert.strictEqual = strictEqual;
-    assert.notStrictEqual = notStrictEqual;
-    assert.deepStrictEqual = deepStrictEqual;
-    assert.notDeepStrictEqual = notDeepStrictEqual;
-    if (strictMode) {
-      assert.equal = strictEqual;
-      assert.notEqual = notStrictEqual;
-      assert.deepEqual = deepStrictEqual;
-      assert.notDeepEqual = notDeepStrictEqual;
-    } else {
-      assert.equal = (a, b, m) => { if (!(a == b || (a !== a && b !== b))) fail(a, b, m, '==', inspect(a) + ' == ' + inspect(b)); };
-      assert.notEqual = (a, b, m) => { if (a == b) fail(a, b, m, '!=', inspect(a) + ' != ' + inspect(b)); };
-      assert.deepEqual = (a, b, m) => { if (!isDeepEqual(a, b, false)) fail(a, b, m, 'deepEqual', 'Expected values to be loosely deep-equal:\n\n' + inspect(a) + '\n\nshould loosely deep-equal\n\n' + inspect(b)); };
-      assert.notDeepEqual = (a, b, m) => { if (isDeepEqual(a, b, false)) fail(a, b, m, 'notDeepEqual', '"actual" deepEqual "expected"'); };
-    }
-    function matches(err, expected) {
-      if (expected === undefined) return true;
-      if (typeof expected === 'function') {
-        if (expected.prototype !== undefined && err instanceof expected) return true;
-        if (Error.isPrototypeOf(expected) || expected === Error) return false;
-        return expected.call({}, err) === true;
-      }
-      if (expected instanceof RegExp) return expected.test(String(err && err.message !== undefined ? err.message : err)) || expected.test(String(err));
-      if (typeof expected === 'object') return Object.keys(expected).every((k) => expected[k] instanceof RegExp ? expected[k].test(err[k]) : isDeepEqual(err[k], expected[k], true));
-      return false;
-    }
-    assert.throws = (fn, expected, message) => {
-      if (typeof expected === 'string') { message = expected; expected = undefined; }
-      try { fn(); } catch (e) {
-        if (!matches(e, expected)) throw e;
-        return;
-      }
-      fail(undefined, expected, message, 'throws', 'Missing expected exception.');
-    };
-    assert.doesNotThrow = (fn, message) => { try { fn(); } catch (e) { fail(e, undefined, message, 'doesNotThrow', 'Got unwanted exception.\nActual message: "' + (e && e.message) + '"'); } };
-    assert.rejects = async (p, expected, message) => {
-      if (typeof expected === 'string') { message = expected; expected = undefined; }
-      try { await (typeof p === 'function' ? p() : p); } catch (e) {
-        if (!matches(e, expected)) throw e;
-        return;
-      }
-      fail(undefined, expected, message, 'rejects', 'Missing expected rejection.');
-    };
-    assert.doesNotReject = async (p, message) => { try { await (typeof p === 'function' ? p() : p); } catch (e) { fail(e, undefined, message, 'doesNotReject', 'Got unwanted rejection.\nActual message: "' + (e && e.message) + '"'); } };
-    assert.match = (s, re, m) => { if (!re.test(s)) fail(s, re, m, 'match', 'The input did not match the regular expression ' + String(re) + '. Input:\n\n' + inspect(s) + '\n'); };
-    assert.doesNotMatch = (s, re, m) => { if (re.test(s)) fail(s, re, m, 'doesNotMatch', 'The input was expected to not match the regular expression ' + String(re) + '. Input:\n\n' + inspect(s) + '\n'); };
-    assert.ifError = (v) => { if (v !== null && v !== undefined) throw v; };
-    return assert;
-  }
-  const assert = makeAssert(false);
-  assert.strict = makeAssert(true);
-  assert.strict.strict = assert.strict;
-
-  // ---- node:util ----
-  const util = {
-    format, inspect,
-    isDeepStrictEqual: (a, b) => isDeepEqual(a, b, true),
-    promisify(fn) {
-      return (...args) => new Promise((resolve, reject) => fn(...args, (err, v) => (err ? reject(err) : resolve(v))));
-    },
-    deprecate: (fn) => fn,
-    inherits(ctor, superCtor) { Object.setPrototypeOf(ctor.prototype, superCtor.prototype); Object.setPrototypeOf(ctor, superCtor); },
-    types: {
-      isPromise: (v) => v instanceof Promise,
-      isDate: (v) => v instanceof Date,
-      isRegExp: (v) => v instanceof RegExp,
-      isNativeError: (v) => v instanceof Error,
-    },
-    TextEncoder, TextDecoder,
-  };
-
   return {
     format, inspect, World, DataTable, PendingException, SkippedException, Status,
     setCurrentWorld, world: forwarder('world'), context: forwarder('context'),
     collectStream, TextEncoder, TextDecoder, structuredClone, queueMicrotask,
     DOMException, Event, EventTarget, AbortController, AbortSignal,
-    EventEmitter, assert, util,
   };
 });

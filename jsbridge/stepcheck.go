@@ -20,6 +20,9 @@ type stepState struct {
 	// watchRejections is set while a step or hook function is awaited: an
 	// unhandled promise rejection then fails it.
 	watchRejections bool
+	// exit is set by process.exit while a step or hook runs: it fails it,
+	// even if the code caught the exception process.exit threw.
+	exit *ExitError
 }
 
 type stepStateKey struct{}
@@ -57,10 +60,14 @@ func (vm *VM) invokeStep(fn goja.Callable, length int, this goja.Value, args []g
 	// function is awaited fails it; one found while no step runs (after a
 	// synchronous step returned, between steps) is lost, as in cucumber-js.
 	vm.UnhandledRejections()
+	st.exit = nil
 	st.watchRejections = true
 	v, err := vm.invoke(fn, length, this, args, timeout)
 	st.watchRejections = false
 	st.deadline = time.Time{}
+	if exit := vm.exitRequested(); exit != nil {
+		v, err = nil, exit
+	}
 	for _, c := range st.checks {
 		err = c(err)
 	}

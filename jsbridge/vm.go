@@ -240,29 +240,46 @@ func (vm *VM) installGlobals() error {
 	reg := require.NewRegistry()
 	reg.Enable(rt)
 	buffer.Enable(rt)
-	url.Enable(rt)
+	if !HasPolyfills() {
+		// Else URL and URLSearchParams come from whatwg-url
+		// (installNodeGlobals).
+		url.Enable(rt)
+	}
 	g := rt.GlobalObject()
-	g.Set("__ferridriver_require", func(call goja.FunctionCall) goja.Value {
-		v, err := vm.require(call.Argument(0).String())
-		if err != nil {
-			panic(rt.NewGoError(err))
-		}
-		return v
-	})
+	// __ferridriver_require and __ferridriver_import serve the bundle's
+	// require() calls and import statements of built-in modules. One that
+	// is not available (or cannot load) does not stop the bundle from
+	// loading: it throws when its exports are used (see missingModule).
+	for fn, imported := range map[string]bool{"__ferridriver_require": false, "__ferridriver_import": true} {
+		g.Set(fn, func(call goja.FunctionCall) goja.Value {
+			name := call.Argument(0).String()
+			v, err := vm.require(name)
+			if err != nil {
+				if !strings.HasPrefix(name, "node:") {
+					panic(rt.NewGoError(err))
+				}
+				return vm.missingModule(name, err, imported)
+			}
+			return v
+		})
+	}
 	// require() for code that is not bundled (run_script sources): the
 	// same builtin modules, Node's bare names ("fs") included; anything
-	// else is a clear error instead of goja_nodejs' "Invalid module".
-	// goja_nodejs' own modules call its require, so it is asked first.
+	// else goja_nodejs knows, then a clear error instead of goja_nodejs'
+	// "Invalid module".
 	nodeRequire, _ := goja.AssertFunction(g.Get("require"))
 	g.Set("require", func(call goja.FunctionCall) goja.Value {
-		if v, err := nodeRequire(goja.Undefined(), call.Arguments...); err == nil {
+		name := builtinName(call.Argument(0).String())
+		v, err := vm.require(name)
+		if err == nil {
 			return v
 		}
-		v, err := vm.require(builtinName(call.Argument(0).String()))
-		if err != nil {
-			panic(ErrorValue(rt, fmt.Errorf("require: %w (scripts are not bundled: only ferridriver's builtin modules can be required)", err)))
+		if !strings.HasPrefix(name, "node:") {
+			if v, nerr := nodeRequire(goja.Undefined(), call.Arguments...); nerr == nil {
+				return v
+			}
 		}
-		return v
+		panic(ErrorValue(rt, fmt.Errorf("require: %w (scripts are not bundled: only ferridriver's builtin modules can be required)", err)))
 	})
 	vm.installTimers()
 	vm.installConsole()
@@ -297,6 +314,7 @@ func (vm *VM) installGlobals() error {
 			g.Set(name, v)
 		}
 	}
+	vm.installNodeGlobals()
 	vm.installCucumber()
 	fdModule := rt.NewObject()
 	fdModule.Set("host", vm.opts.Host)
@@ -444,12 +462,16 @@ func (vm *VM) settle(v goja.Value, deadline time.Time, what string, timeout time
 		return v, nil
 	}
 	var stop func() bool
-	if vm.stepState().watchRejections {
-		stop = vm.hasUnhandledRejection
+	if st := vm.stepState(); st.watchRejections {
+		stop = func() bool { return st.exit != nil || vm.hasUnhandledRejection() }
 	}
 	if !vm.loop.AwaitUntil(p, deadline, stop) {
 		if err := vm.stopped(); err != nil {
 			return nil, err
+		}
+		if st := vm.stepState(); st.exit != nil {
+			// process.exit in a callback of the step: invokeStep reports it.
+			return nil, st.exit
 		}
 		if stop != nil && stop() {
 			// The running step or hook fails with the rejection, as

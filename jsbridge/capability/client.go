@@ -19,6 +19,9 @@ type ClientOptions struct {
 	// Resolver resolves host names at dial time; nil means
 	// net.DefaultResolver. Tests use it to point names at chosen IPs.
 	Resolver *net.Resolver
+	// Raw leaves bodies as the server sent them: no Accept-Encoding is
+	// added and nothing is decompressed (Node's http module).
+	Raw bool
 }
 
 // Client returns the policy's shared *http.Client (built once; connections
@@ -42,6 +45,15 @@ func (p *NetPolicy) Client() *http.Client {
 	return p.client
 }
 
+// RawClient is Client with ClientOptions.Raw: the client of node:http.
+func (p *NetPolicy) RawClient() *http.Client {
+	if p == nil {
+		p = openPolicy
+	}
+	p.rawOnce.Do(func() { p.rawClient = p.NewClient(ClientOptions{Raw: true}) })
+	return p.rawClient
+}
+
 // NewClient builds a new, unshared client for the policy (see Client).
 func (p *NetPolicy) NewClient(o ClientOptions) *http.Client {
 	if p == nil {
@@ -61,6 +73,7 @@ func (p *NetPolicy) NewClient(o ClientOptions) *http.Client {
 		IdleConnTimeout:       90 * time.Second,
 		TLSHandshakeTimeout:   10 * time.Second,
 		ExpectContinueTimeout: 1 * time.Second,
+		DisableCompression:    o.Raw,
 	}
 	return &http.Client{
 		Transport: &guardTransport{policy: p, base: base},

@@ -37,6 +37,9 @@ type NetPolicy struct {
 
 	once   sync.Once
 	client *http.Client
+
+	rawOnce   sync.Once
+	rawClient *http.Client
 }
 
 // openPolicy stands in for a nil *NetPolicy.

@@ -1,0 +1,31 @@
+// Which npm package implements which Node built-in in ferridriver's
+// JavaScript VM (see docs/architecture.md, "Node built-ins"). gen.go
+// bundles this file with the packages pinned in package-lock.json; each
+// getter loads its package on first use, so a VM pays only for what its
+// code imports. The Node-shaped glue around them (util's and events'
+// additions...) is in jsbridge/node/*.js.
+module.exports = {
+  get assert() { return require('assert/'); },
+  get buffer() { return require('buffer/'); },
+  get events() { return require('events/'); },
+  get punycode() { return require('punycode/'); },
+  get querystring() { return require('querystring-es3'); },
+  get stream() { return require('readable-stream'); },
+  get string_decoder() { return require('string_decoder/'); },
+  get url() { return require('url/'); },
+  get util() { return require('util/'); },
+  get webStreams() { return require('web-streams-polyfill'); },
+  get whatwgURL() { return require('whatwg-url'); },
+  get deepEqual() { return require('assert/build/internal/util/comparisons.js'); },
+  // ECMAScript built-ins of Node 22 that goja lacks (core-js installs
+  // each on its global when required).
+  get esBuiltins() {
+    require('core-js/modules/es.string.is-well-formed.js');
+    require('core-js/modules/es.string.to-well-formed.js');
+    require('core-js/modules/es.object.group-by.js');
+    require('core-js/modules/es.map.group-by.js');
+    require('core-js/modules/es.promise.with-resolvers.js');
+    require('core-js/modules/es.array.from-async.js');
+    return true;
+  },
+};
