@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"runtime"
+	"runtime/pprof"
 
 	"github.com/spf13/cobra"
 )
@@ -48,7 +50,45 @@ const (
 )
 
 func main() {
-	os.Exit(run(os.Args[1:]))
+	stop := startProfiles()
+	code := run(os.Args[1:])
+	stop()
+	os.Exit(code)
+}
+
+// startProfiles writes a CPU profile to $FERRIDRIVER_CPUPROFILE and a heap
+// profile to $FERRIDRIVER_MEMPROFILE (for `go tool pprof`) when they are
+// set; the returned function finishes them.
+func startProfiles() func() {
+	var stops []func()
+	if path := os.Getenv("FERRIDRIVER_CPUPROFILE"); path != "" {
+		f, err := os.Create(path)
+		if err == nil {
+			err = pprof.StartCPUProfile(f)
+		}
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "ferridriver: FERRIDRIVER_CPUPROFILE: %v\n", err)
+		} else {
+			stops = append(stops, func() { pprof.StopCPUProfile(); f.Close() })
+		}
+	}
+	if path := os.Getenv("FERRIDRIVER_MEMPROFILE"); path != "" {
+		stops = append(stops, func() {
+			f, err := os.Create(path)
+			if err == nil {
+				runtime.GC()
+				err = errors.Join(pprof.WriteHeapProfile(f), f.Close())
+			}
+			if err != nil {
+				fmt.Fprintf(os.Stderr, "ferridriver: FERRIDRIVER_MEMPROFILE: %v\n", err)
+			}
+		})
+	}
+	return func() {
+		for _, s := range stops {
+			s()
+		}
+	}
 }
 
 func run(args []string) int {
