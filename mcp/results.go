@@ -18,6 +18,11 @@ import (
 // a larger result becomes a tool error that says how big it was.
 const MaxResultBytes = 4 << 20
 
+// MaxArgumentBytes caps the JSON of one tool call's arguments: a larger
+// call is answered with a tool error that says how big it was, before any
+// handler sees it (the script VM would hold it twice over).
+const MaxArgumentBytes = 4 << 20
+
 // toolResult turns a tool's outcome into an MCP result:
 //   - a string becomes one text block;
 //   - undefined becomes the text "ok";

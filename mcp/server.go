@@ -118,7 +118,7 @@ func New(opts Options) (*Server, error) {
 		Logger:       slog.New(slog.NewTextHandler(opts.Log, &slog.HandlerOptions{Level: slog.LevelWarn})),
 		Capabilities: &sdk.ServerCapabilities{Tools: &sdk.ToolCapabilities{ListChanged: true}},
 	})
-	s.server.AddReceivingMiddleware(s.declaredAnnotationsMiddleware)
+	s.server.AddReceivingMiddleware(s.declaredAnnotationsMiddleware, argumentCapMiddleware)
 	s.session = newSession(&s.opts, set)
 	s.addBuiltins()
 	if opts.Browsing != nil {
@@ -152,11 +152,9 @@ func (s *Server) SDK() *sdk.Server { return s.server }
 // Run serves the transport until the client disconnects or ctx ends, then
 // closes the session (its persistent processes are killed).
 func (s *Server) Run(ctx context.Context, t sdk.Transport) error {
-	if s.opts.Watch {
-		wctx, stop := context.WithCancel(ctx)
-		defer stop()
-		go s.watch(wctx)
-	}
+	wctx, stop := context.WithCancel(ctx)
+	defer stop()
+	s.WatchExtensions(wctx)
 	err := s.server.Run(ctx, t)
 	if cerr := s.Close(); err == nil {
 		err = cerr
@@ -165,6 +163,15 @@ func (s *Server) Run(ctx context.Context, t sdk.Transport) error {
 		err = nil
 	}
 	return err
+}
+
+// WatchExtensions reloads the extensions whenever their files change,
+// until ctx ends, when Options.Watch is set. Run does it for its
+// transport; a server that serves the SDK server itself (HTTP) calls it.
+func (s *Server) WatchExtensions(ctx context.Context) {
+	if s.opts.Watch {
+		go s.watch(ctx)
+	}
 }
 
 // Close ends the session.
@@ -346,6 +353,19 @@ func progressSender(ctx context.Context, req *sdk.CallToolRequest) (func(jsbridg
 		})
 	}
 	return send, flush
+}
+
+// argumentCapMiddleware answers a tools/call whose arguments are over
+// MaxArgumentBytes with a tool error, whatever the tool.
+func argumentCapMiddleware(next sdk.MethodHandler) sdk.MethodHandler {
+	return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
+		if method == "tools/call" {
+			if p, ok := req.GetParams().(*sdk.CallToolParamsRaw); ok && len(p.Arguments) > MaxArgumentBytes {
+				return errorResult(fmt.Sprintf("the arguments of %s are %d bytes of JSON; the limit for one call is %d bytes (%d MiB): pass a file path or a URL instead", p.Name, len(p.Arguments), MaxArgumentBytes, MaxArgumentBytes>>20)), nil
+			}
+		}
+		return next(ctx, method, req)
+	}
 }
 
 // declaredAnnotationsMiddleware makes tools/list advertise an extension
