@@ -223,7 +223,7 @@ func (s *Server) runScriptTool(ctx context.Context, req *sdk.CallToolRequest) (*
 			return nil
 		}
 		if res.Value, err = exportJSON(vm, v); err != nil {
-			res.Status, res.Error = "error", &ScriptError{Name: "TypeError", Message: "the script's value is not JSON-serialisable: " + err.Error()}
+			res.Status, res.Error = "error", &ScriptError{Name: "TypeError", Message: "the script's value is " + err.Error()}
 			return nil
 		}
 		report(1, "done")
