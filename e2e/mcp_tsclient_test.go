@@ -382,8 +382,12 @@ func tsProgress(t *testing.T, c *tsClient) {
 	for _, p := range c.progressOf(id) {
 		got = append(got, fmt.Sprintf("%g/%g %s", p.Progress, p.Total, p.Message))
 	}
-	if strings.Join(got, "; ") != "1/3 step 1; 2/3 step 2; 3/3 step 3" {
-		t.Errorf("progress of the extension tool: %q", got)
+	// The TypeScript client dispatches notifications a microtask after
+	// responses, so it drops a report that arrives in the same read as the
+	// result (modelcontextprotocol/typescript-sdk#2580): the last one may
+	// be missing here; the Go client's tests check the whole sequence.
+	if got := strings.Join(got, "; "); !strings.HasPrefix(got, "1/3 step 1; 2/3 step 2") {
+		t.Errorf("progress of the extension tool: %s", got)
 	}
 	id, a = c.call("run_script", map[string]any{"source": `return await plugins["inner.progress"]()`}, map[string]any{"progress": true})
 	if a.Error != "" || !strings.Contains(a.Result.text(0), `"value":"inner done"`) {
@@ -393,8 +397,7 @@ func tsProgress(t *testing.T, c *tsClient) {
 	for _, p := range c.progressOf(id) {
 		got = append(got, p.Message)
 	}
-	// The TypeScript client handles notifications a tick after responses,
-	// so it may drop the last report ("done") sent just before the result.
+	// (the last report, "done", may be dropped: see above)
 	if got := strings.Join(got, "; "); !strings.HasPrefix(got, "executing script; inner 1; inner 2") {
 		t.Errorf("progress of run_script calling a tool through plugins: %s", got)
 	}
@@ -456,7 +459,8 @@ func TestMCPTypeScriptClientStdio(t *testing.T) {
 		if a.Error != "" || a.Result.IsError || !strings.Contains(string(a.Result.StructuredContent), `"status":"PASSED"`) {
 			t.Fatalf("run_bdd on the live page: %s %s", a.Error, a.Result.text(0))
 		}
-		if p := c.progressOf(id); len(p) != 1 || p[0].Message != "On the agent's page: PASSED" {
+		// One report per scenario (a last one may be dropped by the client, see tsProgress).
+		if p := c.progressOf(id); len(p) > 1 || len(p) == 1 && p[0].Message != "On the agent's page: PASSED" {
 			t.Errorf("run_bdd progress per scenario: %+v", p)
 		}
 	})
