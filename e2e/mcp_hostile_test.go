@@ -144,6 +144,8 @@ func TestMCPMalformedFramesGetErrorsAndTheServerCarriesOn(t *testing.T) {
 		{"object id", `{"jsonrpc":"2.0","id":{"x":1},"method":"tools/list"}`, -32600, "null"},
 		{"no method", `{"jsonrpc":"2.0","id":"m1"}`, -32600, `"m1"`},
 		{"method not a string", `{"jsonrpc":"2.0","id":10,"method":3}`, -32600, "10"},
+		{"unknown method", `{"jsonrpc":"2.0","id":11,"method":"foo/bar"}`, -32601, "11"},
+		{"unknown tool", `{"jsonrpc":"2.0","id":12,"method":"tools/call","params":{"name":"nope"}}`, -32602, "12"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			m.t = t
