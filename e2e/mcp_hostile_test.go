@@ -61,19 +61,7 @@ func startRawMCPProject(t *testing.T, files map[string]string, args ...string) *
 	testenv.WriteFiles(t, dir, files)
 	cmd := exec.Command(binary, append([]string{"mcp"}, args...)...)
 	cmd.Dir = dir
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var stderr testenv.SyncBuffer
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	stdin, stdout, _ := startPiped(t, cmd, "ferridriver mcp")
 	m := &rawMCP{t: t, stdin: stdin, lines: make(chan string, 16), cmd: cmd}
 	go func() {
 		sc := bufio.NewScanner(stdout)
@@ -83,21 +71,42 @@ func startRawMCPProject(t *testing.T, files map[string]string, args ...string) *
 		}
 		close(m.lines)
 	}()
+	return m
+}
+
+// startPiped starts cmd with pipes to its stdin and stdout, keeping its
+// stderr. When the test ends, stdin is closed and the process waited for
+// (killed after 10 s); its stderr is logged if the test failed.
+func startPiped(t *testing.T, cmd *exec.Cmd, what string) (io.WriteCloser, io.ReadCloser, *testenv.SyncBuffer) {
+	t.Helper()
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stderr := &testenv.SyncBuffer{}
+	cmd.Stderr = stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatalf("starting %s: %v", what, err)
+	}
 	t.Cleanup(func() {
 		stdin.Close()
 		done := make(chan struct{})
-		go func() { cmd.Wait(); close(done) }()
+		go func() { _ = cmd.Wait(); close(done) }()
 		select {
 		case <-done:
 		case <-time.After(10 * time.Second):
-			cmd.Process.Kill()
+			_ = cmd.Process.Kill()
 			<-done
 		}
 		if t.Failed() {
-			t.Logf("stderr:\n%s", stderr.String())
+			t.Logf("%s's stderr:\n%s", what, stderr.String())
 		}
 	})
-	return m
+	return stdin, stdout, stderr
 }
 
 func (m *rawMCP) send(frame string) {

@@ -45,33 +45,7 @@ func mcpServerWithChildren(t *testing.T, token string) (*exec.Cmd, *sdk.ClientSe
 	cmd := exec.Command(binary, "mcp")
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), token)
-	stderr := &testenv.SyncBuffer{}
-	cmd.Stderr = stderr
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		stdin.Close()
-		done := make(chan struct{})
-		go func() { _ = cmd.Wait(); close(done) }()
-		select {
-		case <-done:
-		case <-time.After(10 * time.Second):
-			_ = cmd.Process.Kill()
-			<-done
-		}
-		if t.Failed() {
-			t.Logf("server stderr:\n%s", stderr.String())
-		}
-	})
+	stdin, stdout, stderr := startPiped(t, cmd, "ferridriver mcp")
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	cs, err := sdk.NewClient(&sdk.Implementation{Name: "e2e", Version: "1"}, nil).Connect(ctx, &sdk.IOTransport{Reader: stdout, Writer: stdin}, nil)

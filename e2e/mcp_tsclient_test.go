@@ -94,19 +94,8 @@ func startTSClient(t *testing.T, args ...string) *tsClient {
 	script := filepath.Join(oracles.Root(), "e2e", "testdata", "mcp_ts_client.mjs")
 	cmd := exec.Command("node", append([]string{script}, args...)...)
 	cmd.Env = append(os.Environ(), "MCP_SDK_DIR="+sdkDir)
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := &tsClient{t: t, cmd: cmd, stdin: stdin, pending: map[int]chan tsAnswer{}, changed: make(chan struct{}, 1), stderr: &testenv.SyncBuffer{}}
-	cmd.Stderr = c.stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatalf("starting node (the TypeScript client needs the system node): %v", err)
-	}
+	stdin, stdout, stderr := startPiped(t, cmd, "the TypeScript client (node)")
+	c := &tsClient{t: t, cmd: cmd, stdin: stdin, pending: map[int]chan tsAnswer{}, changed: make(chan struct{}, 1), stderr: stderr}
 	connected := make(chan tsEvent, 1)
 	go func() {
 		sc := bufio.NewScanner(stdout)
@@ -148,20 +137,6 @@ func startTSClient(t *testing.T, args ...string) *tsClient {
 		}
 		close(connected)
 	}()
-	t.Cleanup(func() {
-		stdin.Close()
-		done := make(chan struct{})
-		go func() { _ = cmd.Wait(); close(done) }()
-		select {
-		case <-done:
-		case <-time.After(15 * time.Second):
-			_ = cmd.Process.Kill()
-			<-done
-		}
-		if t.Failed() {
-			t.Logf("TypeScript client's stderr (with the server's over stdio):\n%s", c.stderr.String())
-		}
-	})
 	select {
 	case ev, ok := <-connected:
 		if !ok {
