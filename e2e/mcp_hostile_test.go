@@ -581,3 +581,30 @@ func TestMCPReloadOfABrokenFileThroughTheBinary(t *testing.T) {
 		t.Fatal("no list_changed after the fixed file added a tool")
 	}
 }
+
+// A handler that keeps allocating is stopped at --memory-limit; the
+// server stays up and the next call answers on a rebuilt VM (issue 11:
+// "a handler that ... exhausts memory does not take the server down").
+func TestMCPMemoryHogThroughTheBinary(t *testing.T) {
+	m := startRawMCPWith(t, map[string]string{
+		"ferridriver.toml": `extensions = ["ext"]`,
+		"ext/hog.ts": `defineTool({ name: "hog", exposeAsTool: true }, async () => { globalThis.keep = []; for (;;) globalThis.keep.push("x".repeat(1 << 20) + Math.random()); });
+defineTool({ name: "kept", exposeAsTool: true }, async () => typeof globalThis.keep);`,
+	}, "--memory-limit", "200")
+	start := time.Now()
+	r := m.call(1, "hog", `{}`)
+	if r.Result == nil || !r.Result.IsError || !strings.Contains(r.text(0), "over the limit of 200 MiB") {
+		t.Fatalf("the memory hog: %.400s", r.line)
+	}
+	t.Logf("stopped after %s", time.Since(start).Round(time.Millisecond))
+	if r = m.call(2, "kept", `{}`); r.text(0) != "undefined" {
+		t.Fatalf("after the hog: %s", r.line)
+	}
+	r = m.call(3, "run_script", `{"source":"const a = []; for (;;) a.push(\"y\".repeat(1 << 20) + Math.random());"}`)
+	if !strings.Contains(r.text(0), "the script was stopped") || !strings.Contains(r.text(0), "over the limit of 200 MiB") {
+		t.Fatalf("the script hog: %.400s", r.line)
+	}
+	if r = m.call(4, "run_script", `{"source":"return 6 * 7"}`); !strings.Contains(r.text(0), `"value":42`) {
+		t.Fatalf("after the script hog: %s", r.line)
+	}
+}

@@ -58,6 +58,11 @@ type Options struct {
 	// the handler starts it again, up to MaxCallTime in all. When a call
 	// outlives it the script VM is rebuilt.
 	Timeout time.Duration
+	// MemoryLimit is the heap (bytes) the server may grow to while an
+	// extension tool or a script runs: past it the JavaScript is stopped,
+	// the call fails and the VM is rebuilt (DefaultMemoryLimit when zero;
+	// negative: none).
+	MemoryLimit int64
 	// NoRunScript leaves the run_script built-in out.
 	NoRunScript bool
 	// Watch reloads the extensions when their files change (debounced),
@@ -104,6 +109,11 @@ func New(opts Options) (*Server, error) {
 	}
 	if opts.Log == nil {
 		opts.Log = io.Discard
+	}
+	if opts.MemoryLimit == 0 {
+		opts.MemoryLimit = DefaultMemoryLimit
+	} else if opts.MemoryLimit < 0 {
+		opts.MemoryLimit = 0
 	}
 	if opts.Version == "" {
 		opts.Version = jsbridge.Version
@@ -289,15 +299,21 @@ func (s *Server) extensionHandler(name string) sdk.ToolHandler {
 			}
 		}
 		err := s.session.do(ctx, func(vm *jsbridge.VM) error {
+			stopWatch := watchMemory(uint64(s.opts.MemoryLimit), cancel)
 			res, callErr = vm.CallTool(callCtx, name, req.Params.Arguments, jsbridge.CallOptions{Timeout: limit, Progress: report})
+			stopWatch()
 			if cause := context.Cause(callCtx); ctx.Err() == nil && cause != nil && !errors.Is(cause, context.Canceled) {
-				callErr = cause // the idle limit passed
+				callErr = cause // the idle limit or the memory limit passed
 			}
 			var te *jsbridge.TimeoutError
-			if errors.As(callErr, &te) {
+			var me *MemoryError
+			switch {
+			case errors.As(callErr, &te):
 				// The call outlived the server's limit: its JS may have been
 				// interrupted mid-work. Start the next call on a fresh VM.
 				s.session.resetVM()
+			case errors.As(callErr, &me):
+				s.session.dropVMForMemory()
 			}
 			return nil
 		})

@@ -19,6 +19,7 @@ func init() {
 	var (
 		configFile, dir string
 		timeout         time.Duration
+		memoryLimit     int
 		noRunScript     bool
 		noWatch         bool
 		transport, host string
@@ -78,7 +79,8 @@ the client disconnects: persistent processes started by tools are killed.`,
 			srv, err := mcp.New(mcp.Options{
 				Dir: p.dir, Extensions: p.cfg.Extensions, Alias: p.cfg.Bundler.Alias, Env: p.env,
 				ScriptCommands: p.scriptCommands, Timeout: t, NoRunScript: noRunScript, Watch: !noWatch,
-				Log: cmd.ErrOrStderr(), Version: version, Browsing: svc, Steps: p.cfg.Test.Steps,
+				MemoryLimit: memoryLimitBytes(memoryLimit),
+				Log:         cmd.ErrOrStderr(), Version: version, Browsing: svc, Steps: p.cfg.Test.Steps,
 				Library: builtinSteps(p.cfg),
 			})
 			if err != nil {
@@ -111,6 +113,7 @@ the client disconnects: persistent processes started by tools are killed.`,
 	fl.StringVarP(&configFile, "config", "c", "", "config file (default: ferridriver.toml/.yaml/.json in the project directory)")
 	fl.StringVar(&dir, "dir", "", "project directory (default: the current directory); useful for clients that cannot set one")
 	fl.DurationVar(&timeout, "timeout", mcp.DefaultTimeout, "limit of one tool call or script run; tools' own timeoutMs apply within it (0: none)")
+	fl.IntVar(&memoryLimit, "memory-limit", mcp.DefaultMemoryLimit>>20, "MiB the server's heap may reach while an extension tool or a script runs; past it the call is stopped and its VM rebuilt (0: none)")
 	fl.BoolVar(&noRunScript, "no-run-script", false, "do not offer the run_script tool")
 	fl.BoolVar(&noWatch, "no-watch", false, "do not reload the extensions when their files change")
 	fl.StringVar(&transport, "transport", "stdio", "stdio or http (streamable HTTP)")
@@ -118,4 +121,12 @@ the client disconnects: persistent processes started by tools are killed.`,
 	fl.IntVar(&port, "port", 8931, "port of the HTTP transport")
 	fl.StringVar(&token, "token", os.Getenv("FERRIDRIVER_MCP_TOKEN"), "bearer token HTTP clients must send (env FERRIDRIVER_MCP_TOKEN, [mcp] token)")
 	rootCmd.AddCommand(cmd)
+}
+
+// memoryLimitBytes is --memory-limit (MiB; 0: none) as mcp.Options takes it.
+func memoryLimitBytes(mib int) int64 {
+	if mib <= 0 {
+		return -1
+	}
+	return int64(mib) << 20
 }
