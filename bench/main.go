@@ -7,7 +7,10 @@
 //   - logic: 1,000 scenarios x 5 steps (a data table and a doc string), no browser;
 //   - cold:  1 scenario, the start-up cost;
 //   - browser: 100 scenarios x 5 steps against the demo app (see browser.go);
-//   - example (not run by default): the repository's example suite.
+//   - example (not run by default): the repository's example suite;
+//   - mcp-bytes: the bytes an agent receives for one flow on the demo app,
+//     from `ferridriver mcp` and from @playwright/mcp (see mcp.go);
+//   - mcp-latency: round trips of a trivial exposed tool over stdio.
 package main
 
 import (
@@ -38,7 +41,8 @@ type suite struct {
 
 func main() {
 	runs := flag.Int("runs", 5, "measured runs per command (after one warm-up)")
-	only := flag.String("only", "logic,cold,browser", "suites to run, comma-separated (also: example)")
+	only := flag.String("only", "logic,cold,browser,mcp-bytes,mcp-latency", "suites to run, comma-separated (also: example)")
+	latencyCalls := flag.Int("latency-calls", 1000, "timed calls of the mcp-latency suite")
 	flag.Parse()
 	root, err := os.Getwd()
 	if err != nil {
@@ -55,6 +59,8 @@ func main() {
 	}
 	work := filepath.Join(root, "bench", "work")
 	var suites []suite
+	// mcpSuites print their own tables, after the timed suites.
+	var mcpSuites []func() error
 	for _, name := range strings.Split(*only, ",") {
 		switch name {
 		case "logic", "cold":
@@ -82,6 +88,10 @@ func main() {
 				fatal(err)
 			}
 			suites = append(suites, s)
+		case "mcp-bytes":
+			mcpSuites = append(mcpSuites, func() error { return mcpBytesSuite(work, ferri, node, peer, *runs) })
+		case "mcp-latency":
+			mcpSuites = append(mcpSuites, func() error { return mcpLatencySuite(work, ferri, *latencyCalls, *runs) })
 		case "":
 		default:
 			fatal(fmt.Errorf("unknown suite %q", name))
@@ -90,6 +100,11 @@ func main() {
 	fmt.Printf("## Benchmark run %s (%d runs each after a warm-up, interleaved; medians)\n\n", time.Now().UTC().Format("2006-01-02 15:04 UTC"), *runs)
 	for _, s := range suites {
 		measure(s, *runs)
+	}
+	for _, run := range mcpSuites {
+		if err := run(); err != nil {
+			fatal(err)
+		}
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -216,6 +217,50 @@ func textResult(r *browsing.Result, err error) (*sdk.CallToolResult, error) {
 		out.Content = append(out.Content, &sdk.ImageContent{Data: r.Image, MIMEType: r.ImageMIME})
 	}
 	return out, nil
+}
+
+// progressEvery is the interval of a long built-in's progress reports.
+const progressEvery = time.Second
+
+// heartbeat reports a long built-in's progress when its call carries a
+// progressToken: what at once (progress 0), then every progressEvery the
+// seconds spent, and "done" when the returned stop is called (before the
+// result is sent). A client that restarts its timeout on progress keeps
+// waiting for a slow page instead of giving up.
+func heartbeat(ctx context.Context, what string) (stop func()) {
+	req := requestOf(ctx)
+	if req == nil || req.Session == nil || req.Params.GetProgressToken() == nil {
+		return func() {}
+	}
+	token := req.Params.GetProgressToken()
+	notify := func(p, total float64, msg string) {
+		_ = req.Session.NotifyProgress(ctx, &sdk.ProgressNotificationParams{ProgressToken: token, Progress: p, Total: total, Message: msg})
+	}
+	notify(0, 0, what)
+	quit, done := make(chan struct{}), make(chan float64)
+	go func() {
+		tick := time.NewTicker(progressEvery)
+		defer tick.Stop()
+		n := 0.0
+		for {
+			select {
+			case <-tick.C:
+				n++
+				notify(n, 0, fmt.Sprintf("%s (%.0f s)", what, n*progressEvery.Seconds()))
+			case <-quit:
+				done <- n
+				return
+			}
+		}
+	}()
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			close(quit)
+			n := <-done + 1
+			notify(n, n, "done")
+		})
+	}
 }
 
 func ptr[T any](v T) *T { return &v }

@@ -64,9 +64,11 @@ type dragArgs struct {
 	StartElement  string `json:"startElement"`
 	StartRef      string `json:"startRef"`
 	StartSelector string `json:"startSelector"`
+	StartTarget   string `json:"startTarget"`
 	EndElement    string `json:"endElement"`
 	EndRef        string `json:"endRef"`
 	EndSelector   string `json:"endSelector"`
+	EndTarget     string `json:"endTarget"`
 }
 
 type pressArgs struct {
@@ -205,6 +207,8 @@ func (s *Server) addInputTools() {
 			"endElement":    map[string]any{"type": "string", "description": "Description of the target element"},
 			"endRef":        map[string]any{"type": "string", "description": "Ref of the target element"},
 			"endSelector":   map[string]any{"type": "string", "description": "Selector of the target element, instead of endRef"},
+			"startTarget":   map[string]any{"type": "string", "description": "A ref or a selector of the source element; same as startRef or startSelector"},
+			"endTarget":     map[string]any{"type": "string", "description": "A ref or a selector of the target element; same as endRef or endSelector"},
 		})),
 		Annotations: annAct,
 	}, func() any { return &dragArgs{} }, func(ctx context.Context, ss *browsing.Session, a any) (*sdk.CallToolResult, error) {
@@ -213,8 +217,9 @@ func (s *Server) addInputTools() {
 		if err != nil {
 			return nil, err
 		}
-		return textResult(ss.Drag(ctx, browsing.Target{Ref: in.StartRef, Selector: in.StartSelector},
-			browsing.Target{Ref: in.EndRef, Selector: in.EndSelector}, mode))
+		from := targetArgs{Ref: in.StartRef, Selector: in.StartSelector, Target: in.StartTarget}.target()
+		to := targetArgs{Ref: in.EndRef, Selector: in.EndSelector, Target: in.EndTarget}.target()
+		return textResult(ss.Drag(ctx, from, to, mode))
 	})
 
 	s.browserTool(&sdk.Tool{

@@ -27,7 +27,7 @@ func (s *Server) addNavTools() {
 		Name:  "browser_navigate",
 		Title: "Navigate to a URL",
 		Description: "Opens a URL in the current tab and returns the page snapshot with element refs. A relative URL (/login) " +
-			"resolves against [browser] baseURL. Recorded as `Given I open \"<url>\"`.",
+			"resolves against [browser] baseURL. With a progressToken, progress is reported until the page has loaded. Recorded as `Given I open \"<url>\"`.",
 		InputSchema: schema([]string{"url"}, withSnapshot(map[string]any{
 			"url": map[string]any{"type": "string", "description": "The URL to open (absolute, or relative to baseURL)"},
 		})),
@@ -41,6 +41,7 @@ func (s *Server) addNavTools() {
 		if err != nil {
 			return nil, err
 		}
+		defer heartbeat(ctx, "navigating to "+in.URL)()
 		return textResult(ss.Navigate(ctx, in.URL, mode))
 	})
 	for _, h := range []struct{ name, title, which, desc string }{

@@ -90,13 +90,18 @@ func (s *Server) addPageTools() {
 			"better than a screenshot for acting. Refs stay the same while the page changes. Scope it to one element with ref and " +
 			"limit it with depth to save tokens.",
 		InputSchema: schema(nil, map[string]any{
-			"ref":   map[string]any{"type": "string", "description": "Only the subtree of this element (ref from an earlier snapshot)"},
-			"depth": map[string]any{"type": "integer", "minimum": 1, "description": "Levels of the tree to show (deeper ones are elided as …)"},
+			"ref":    map[string]any{"type": "string", "description": "Only the subtree of this element (ref from an earlier snapshot)"},
+			"target": map[string]any{"type": "string", "description": "Same as ref (the spelling of newer @playwright/mcp versions)"},
+			"depth":  map[string]any{"type": "integer", "minimum": 1, "description": "Levels of the tree to show (deeper ones are elided as …)"},
 		}),
 		Annotations: annRead,
 	}, func() any { return &snapshotArgs{} }, func(ctx context.Context, ss *browsing.Session, a any) (*sdk.CallToolResult, error) {
 		in := a.(*snapshotArgs)
-		return textResult(ss.Snapshot(ctx, in.Ref, in.Depth))
+		tg := in.target()
+		if tg.Selector != "" || tg.Role != "" {
+			return errorResult("browser_snapshot: scope it with the ref of an element from an earlier snapshot (e12), not a selector"), nil
+		}
+		return textResult(ss.Snapshot(ctx, tg.Ref, in.Depth))
 	})
 
 	s.browserTool(&sdk.Tool{
@@ -207,7 +212,7 @@ func (s *Server) addPageTools() {
 		Name:  "browser_wait_for",
 		Title: "Wait for",
 		Description: "Waits for text to appear (`When I wait for the text \"...\"`), for text to disappear, or for a time in seconds " +
-			"(`When I wait <ms> milliseconds`).",
+			"(`When I wait <ms> milliseconds`). With a progressToken, progress is reported every second while it waits.",
 		InputSchema: schema(nil, withSnapshot(map[string]any{
 			"time":     map[string]any{"type": "number", "minimum": 0, "description": "Seconds to wait"},
 			"text":     map[string]any{"type": "string", "description": "Text to wait for"},
@@ -220,6 +225,14 @@ func (s *Server) addPageTools() {
 		if err != nil {
 			return nil, err
 		}
+		what := fmt.Sprintf("waiting %g s", in.Time)
+		switch {
+		case in.Text != "":
+			what = fmt.Sprintf("waiting for the text %q", in.Text)
+		case in.TextGone != "":
+			what = fmt.Sprintf("waiting for the text %q to disappear", in.TextGone)
+		}
+		defer heartbeat(ctx, what)()
 		return textResult(ss.WaitFor(ctx, in.Text, in.TextGone, in.Time, mode))
 	})
 

@@ -205,13 +205,21 @@ func (s *Server) runScriptTool(ctx context.Context, req *sdk.CallToolRequest) (*
 		}
 		fn, _ := goja.AssertFunction(fnv)
 		var v goja.Value
-		vm.WithCaller(ctx, progress, func() {
-			v, err = vm.CallContext(ctx, fn, goja.Undefined(), []goja.Value{vm.ToJS(in.Args)}, limit, "run_script")
+		callCtx, cancel := context.WithCancelCause(ctx)
+		defer cancel(nil)
+		stopWatch := watchMemory(uint64(s.opts.MemoryLimit), cancel)
+		vm.WithCaller(callCtx, progress, func() {
+			v, err = vm.CallContext(callCtx, fn, goja.Undefined(), []goja.Value{vm.ToJS(in.Args)}, limit, "run_script")
 		})
+		stopWatch()
 		if err != nil {
 			var te *jsbridge.TimeoutError
 			var je *jsbridge.JSError
+			var me *MemoryError
 			switch {
+			case errors.As(err, &me):
+				s.session.dropVMForMemory()
+				res.Status, res.Error = "error", &ScriptError{Name: "RangeError", Message: "the script was stopped: " + me.Error() + "; the script VM was rebuilt"}
 			case errors.As(err, &te):
 				s.session.resetVM()
 				res.Status, res.Error = "error", &ScriptError{Name: "TimeoutError", Message: fmt.Sprintf("the script did not finish within %s; the script VM was rebuilt", limit)}
@@ -223,7 +231,7 @@ func (s *Server) runScriptTool(ctx context.Context, req *sdk.CallToolRequest) (*
 			return nil
 		}
 		if res.Value, err = exportJSON(vm, v); err != nil {
-			res.Status, res.Error = "error", &ScriptError{Name: "TypeError", Message: "the script's value is not JSON-serialisable: " + err.Error()}
+			res.Status, res.Error = "error", &ScriptError{Name: "TypeError", Message: "the script's value is " + err.Error()}
 			return nil
 		}
 		report(1, "done")

@@ -18,6 +18,11 @@ import (
 // a larger result becomes a tool error that says how big it was.
 const MaxResultBytes = 4 << 20
 
+// MaxArgumentBytes caps the JSON of one tool call's arguments: a larger
+// call is answered with a tool error that says how big it was, before any
+// handler sees it (the script VM would hold it twice over).
+const MaxArgumentBytes = 4 << 20
+
 // toolResult turns a tool's outcome into an MCP result:
 //   - a string becomes one text block;
 //   - undefined becomes the text "ok";
@@ -135,6 +140,7 @@ func describeFailure(name string, err error, limit time.Duration) (msg, detail s
 	var ae *jsbridge.ArgsError
 	var tte *jsbridge.ToolTimeoutError
 	var te *jsbridge.TimeoutError
+	var me *MemoryError
 	switch {
 	case errors.As(err, &ae):
 		return ae.Error(), "The handler was not called: fix the arguments to match the tool's inputSchema (see tools/list)."
@@ -146,6 +152,9 @@ func describeFailure(name string, err error, limit time.Duration) (msg, detail s
 			detail += " Its JavaScript was still running and was interrupted: the script VM was rebuilt for the next call (globals reset, extensions reloaded; persistent processes keep running)."
 		}
 		return tte.Error(), detail
+	case errors.As(err, &me):
+		return fmt.Sprintf("tool %q was stopped: %v", name, me),
+			"Its JavaScript was interrupted and the script VM rebuilt for the next call (globals reset, extensions reloaded; persistent processes keep running). Return or hold less data, or write it to a file."
 	case errors.As(err, &te):
 		return fmt.Sprintf("tool %q did not finish within the server's limit of %s", name, limit),
 			"The call outlived the server's --timeout (for extension tools: time without a progress report). Its work was abandoned and the script VM was rebuilt for the next call (persistent processes keep running)."

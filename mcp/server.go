@@ -58,6 +58,11 @@ type Options struct {
 	// the handler starts it again, up to MaxCallTime in all. When a call
 	// outlives it the script VM is rebuilt.
 	Timeout time.Duration
+	// MemoryLimit is the heap (bytes) the server may grow to while an
+	// extension tool or a script runs: past it the JavaScript is stopped,
+	// the call fails and the VM is rebuilt (DefaultMemoryLimit when zero;
+	// negative: none).
+	MemoryLimit int64
 	// NoRunScript leaves the run_script built-in out.
 	NoRunScript bool
 	// Watch reloads the extensions when their files change (debounced),
@@ -105,6 +110,11 @@ func New(opts Options) (*Server, error) {
 	if opts.Log == nil {
 		opts.Log = io.Discard
 	}
+	if opts.MemoryLimit == 0 {
+		opts.MemoryLimit = DefaultMemoryLimit
+	} else if opts.MemoryLimit < 0 {
+		opts.MemoryLimit = 0
+	}
 	if opts.Version == "" {
 		opts.Version = jsbridge.Version
 	}
@@ -118,7 +128,7 @@ func New(opts Options) (*Server, error) {
 		Logger:       slog.New(slog.NewTextHandler(opts.Log, &slog.HandlerOptions{Level: slog.LevelWarn})),
 		Capabilities: &sdk.ServerCapabilities{Tools: &sdk.ToolCapabilities{ListChanged: true}},
 	})
-	s.server.AddReceivingMiddleware(s.declaredAnnotationsMiddleware)
+	s.server.AddReceivingMiddleware(s.declaredAnnotationsMiddleware, argumentCapMiddleware)
 	s.session = newSession(&s.opts, set)
 	s.addBuiltins()
 	if opts.Browsing != nil {
@@ -152,11 +162,9 @@ func (s *Server) SDK() *sdk.Server { return s.server }
 // Run serves the transport until the client disconnects or ctx ends, then
 // closes the session (its persistent processes are killed).
 func (s *Server) Run(ctx context.Context, t sdk.Transport) error {
-	if s.opts.Watch {
-		wctx, stop := context.WithCancel(ctx)
-		defer stop()
-		go s.watch(wctx)
-	}
+	wctx, stop := context.WithCancel(ctx)
+	defer stop()
+	s.WatchExtensions(wctx)
 	err := s.server.Run(ctx, t)
 	if cerr := s.Close(); err == nil {
 		err = cerr
@@ -165,6 +173,15 @@ func (s *Server) Run(ctx context.Context, t sdk.Transport) error {
 		err = nil
 	}
 	return err
+}
+
+// WatchExtensions reloads the extensions whenever their files change,
+// until ctx ends, when Options.Watch is set. Run does it for its
+// transport; a server that serves the SDK server itself (HTTP) calls it.
+func (s *Server) WatchExtensions(ctx context.Context) {
+	if s.opts.Watch {
+		go s.watch(ctx)
+	}
 }
 
 // Close ends the session.
@@ -282,15 +299,21 @@ func (s *Server) extensionHandler(name string) sdk.ToolHandler {
 			}
 		}
 		err := s.session.do(ctx, func(vm *jsbridge.VM) error {
+			stopWatch := watchMemory(uint64(s.opts.MemoryLimit), cancel)
 			res, callErr = vm.CallTool(callCtx, name, req.Params.Arguments, jsbridge.CallOptions{Timeout: limit, Progress: report})
+			stopWatch()
 			if cause := context.Cause(callCtx); ctx.Err() == nil && cause != nil && !errors.Is(cause, context.Canceled) {
-				callErr = cause // the idle limit passed
+				callErr = cause // the idle limit or the memory limit passed
 			}
 			var te *jsbridge.TimeoutError
-			if errors.As(callErr, &te) {
+			var me *MemoryError
+			switch {
+			case errors.As(callErr, &te):
 				// The call outlived the server's limit: its JS may have been
 				// interrupted mid-work. Start the next call on a fresh VM.
 				s.session.resetVM()
+			case errors.As(callErr, &me):
+				s.session.dropVMForMemory()
 			}
 			return nil
 		})
@@ -346,6 +369,19 @@ func progressSender(ctx context.Context, req *sdk.CallToolRequest) (func(jsbridg
 		})
 	}
 	return send, flush
+}
+
+// argumentCapMiddleware answers a tools/call whose arguments are over
+// MaxArgumentBytes with a tool error, whatever the tool.
+func argumentCapMiddleware(next sdk.MethodHandler) sdk.MethodHandler {
+	return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
+		if method == "tools/call" {
+			if p, ok := req.GetParams().(*sdk.CallToolParamsRaw); ok && len(p.Arguments) > MaxArgumentBytes {
+				return errorResult(fmt.Sprintf("the arguments of %s are %d bytes of JSON; the limit for one call is %d bytes (%d MiB): pass a file path or a URL instead", p.Name, len(p.Arguments), MaxArgumentBytes, MaxArgumentBytes>>20)), nil
+			}
+		}
+		return next(ctx, method, req)
+	}
 }
 
 // declaredAnnotationsMiddleware makes tools/list advertise an extension

@@ -519,3 +519,33 @@ func TestNativeGlobalsHaveJSNames(t *testing.T) {
 		t.Fatalf("native names: %s", text(r, 0))
 	}
 }
+
+// A handler or script that keeps allocating is stopped when the heap
+// passes the memory limit; the call fails saying so, the VM is rebuilt and
+// its memory returned, and the next call answers (issue 11: a handler that
+// exhausts memory does not take the server down).
+func TestMemoryHogIsStopped(t *testing.T) {
+	ext := `
+defineTool({ name: "hog", exposeAsTool: true }, async () => { globalThis.keep = []; for (;;) globalThis.keep.push("x".repeat(1 << 20) + Math.random()); });
+defineTool({ name: "echo", exposeAsTool: true }, async ({ args }) => ({ args, kept: typeof globalThis.keep }));
+`
+	const limit = 128 << 20
+	cs, _, _ := connect(t, map[string]string{"ext/r.ts": ext}, Options{MemoryLimit: limit}, nil)
+	r := call(t, cs, "hog", nil)
+	if !r.IsError || !strings.Contains(text(r, 0), `tool "hog" was stopped: the server's heap reached`) || !strings.Contains(text(r, 0), "over the limit of 128 MiB") {
+		t.Fatalf("hog: %q", text(r, 0))
+	}
+	if r := call(t, cs, "echo", map[string]any{"x": 1}); r.IsError || text(r, 0) != `{"args":{"x":1},"kept":"undefined"}` {
+		t.Fatalf("after the hog, the VM was not rebuilt: %q", text(r, 0))
+	}
+	if h := heapBytes(); h > limit {
+		t.Errorf("the hog's memory was not returned: heap %d MiB", h>>20)
+	}
+	r = call(t, cs, "run_script", map[string]any{"source": `const a = []; for (;;) a.push("y".repeat(1 << 20) + Math.random());`})
+	if !strings.Contains(text(r, 0), `"name":"RangeError"`) || !strings.Contains(text(r, 0), "the script was stopped: the server's heap reached") {
+		t.Fatalf("run_script hog: %s", text(r, 0))
+	}
+	if r := call(t, cs, "run_script", map[string]any{"source": "return 1 + 1"}); !strings.Contains(text(r, 0), `"value":2`) {
+		t.Fatalf("after the script hog: %s", text(r, 0))
+	}
+}

@@ -41,6 +41,10 @@ type Session struct {
 	// browser gives every VM of the session its page and context; see
 	// SetBrowser. Session goroutine only.
 	browser jsbridge.BrowserProvider
+	// release: the job that ran dropped a VM for exhausting memory; the
+	// memory is returned once the job is over (and no longer holds the
+	// VM). Session goroutine only.
+	release bool
 
 	closeOnce sync.Once
 }
@@ -65,6 +69,10 @@ func (s *Session) run() {
 		select {
 		case job := <-s.jobs:
 			job()
+			if s.release {
+				s.release = false
+				releaseMemory()
+			}
 		case <-s.quit:
 			if s.vm != nil {
 				s.vm.Close()
@@ -151,6 +159,13 @@ func (s *Session) resetVM() {
 		s.vm.Close()
 		s.vm = nil
 	}
+}
+
+// dropVMForMemory drops the VM of a call stopped for exhausting memory
+// and has the memory returned after the job. Session goroutine only.
+func (s *Session) dropVMForMemory() {
+	s.resetVM()
+	s.release = true
 }
 
 // Close ends the session: the VM is closed and every persistent process

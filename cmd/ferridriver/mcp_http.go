@@ -24,7 +24,10 @@ func serveMCPHTTP(ctx context.Context, srv *mcp.Server, host string, port int, t
 	if !isLoopback(host) && token == "" {
 		return &ExitError{Code: exitUsage, Err: fmt.Errorf("--host %s is not a loopback address: set a bearer token (--token, FERRIDRIVER_MCP_TOKEN or [mcp] token)", host)}
 	}
-	h := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return srv.SDK() }, nil)
+	// Bodies up to the stdio transport's line limit are read, so that a
+	// call with oversized arguments gets the same tool error as over stdio
+	// (mcp.MaxArgumentBytes) rather than a bare 413.
+	h := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return srv.SDK() }, &sdk.StreamableHTTPOptions{MaxRequestBodyBytes: mcp.MaxFrameBytes})
 	var handler http.Handler = h
 	if token != "" {
 		handler = requireToken(token, h)
@@ -37,6 +40,7 @@ func serveMCPHTTP(ctx context.Context, srv *mcp.Server, host string, port int, t
 		return &ExitError{Code: exitUsage, Err: fmt.Errorf("mcp http: %w", err)}
 	}
 	fmt.Fprintf(log, "ferridriver mcp: serving streamable HTTP on http://%s/mcp\n", ln.Addr())
+	srv.WatchExtensions(ctx)
 	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()

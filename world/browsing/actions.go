@@ -36,7 +36,8 @@ type Result struct {
 	// NotRecorded says why the action left no step ("" when it did, or
 	// when it is not a user action such as a snapshot).
 	NotRecorded string
-	// URL and Title are set when they changed since last reported.
+	// URL and Title are set when they changed since last reported; URL
+	// is relative to [browser] baseURL when it is under it.
 	URL, Title string
 	// Snapshot is the aria snapshot with refs: whole, or only the changes
 	// when SnapshotIsDiff.
@@ -134,7 +135,7 @@ func (ss *Session) finish(ctx context.Context, res *Result, mode SnapMode) error
 	url := t.page.URL()
 	title, _ := t.page.Title()
 	if url != t.url || title != t.title {
-		res.URL, res.Title = url, title
+		res.URL, res.Title = relativeURL(url, ss.svc.baseURL), title
 		t.url, t.title = url, title
 	}
 	if mode == SnapNone {
@@ -326,7 +327,7 @@ func (ss *Session) Navigate(ctx context.Context, url string, mode SnapMode) (*Re
 		kind = KindContext
 	}
 	return ss.perform(ctx, op{
-		code:  fmt.Sprintf("await page.goto(%s);", jsString(url)),
+		code:  fmt.Sprintf("await page.goto(%s);", jsString(relativeURL(url, ss.svc.baseURL))),
 		steps: []Step{{Kind: kind, Text: stepText("I open %s", relativeURL(url, ss.svc.baseURL))}},
 		do:    func() error { _, err := t.page.Goto(url); return err },
 		mode:  mode,
@@ -364,7 +365,7 @@ func (ss *Session) Snapshot(ctx context.Context, ref string, depth int) (*Result
 	res := &Result{}
 	url := t.page.URL()
 	title, _ := t.page.Title()
-	res.URL, res.Title = url, title
+	res.URL, res.Title = relativeURL(url, ss.svc.baseURL), title
 	t.url, t.title = url, title
 	_, cur, err := ss.snap(t)
 	if err != nil {

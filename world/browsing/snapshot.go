@@ -154,6 +154,13 @@ func parseSnapshot(text string, rs *refs) *tree {
 			// nearest node above it.
 			if len(stack) > 0 {
 				p := stack[len(stack)-1]
+				if text, ok := textLine(body); ok && len(p.items) > 0 {
+					// The text of a label right after the control it names
+					// (a checkbox's) says nothing the control's line does not.
+					if k := p.items[len(p.items)-1].kid; k != nil && k.indent == indent && k.hasNam && k.name == text {
+						continue
+					}
+				}
 				p.extra = append(p.extra, raw)
 				p.items = append(p.items, item{line: raw})
 			} else {
@@ -179,6 +186,15 @@ func parseSnapshot(text string, rs *refs) *tree {
 		nd.ref = rs.get(key)
 		nd.line = strings.Replace(raw, "[ref="+pwRef+"]", "[ref="+nd.ref+"]", 1)
 		if parent != nil {
+			// Likewise the text of a label right before the control it
+			// names (a text field's).
+			if n := len(parent.items); n > 0 && hasName && parent.items[n-1].kid == nil {
+				last := parent.items[n-1].line
+				if text, ok := textLine(strings.TrimPrefix(strings.TrimLeft(last, " "), "- ")); ok && text == name && len(last)-len(strings.TrimLeft(last, " ")) == indent {
+					parent.items = parent.items[:n-1]
+					parent.extra = parent.extra[:len(parent.extra)-1]
+				}
+			}
 			parent.kids = append(parent.kids, nd)
 			parent.items = append(parent.items, item{kid: nd})
 		} else {
@@ -189,6 +205,26 @@ func parseSnapshot(text string, rs *refs) *tree {
 		stack = append(stack, nd)
 	}
 	return t
+}
+
+// textLine returns the text of a snapshot line's body "text: ..." (its
+// YAML quotes removed).
+func textLine(body string) (string, bool) {
+	v, ok := strings.CutPrefix(body, "text: ")
+	if !ok {
+		return "", false
+	}
+	switch {
+	case strings.HasPrefix(v, `"`):
+		var out string
+		if json.Unmarshal([]byte(v), &out) != nil {
+			return "", false
+		}
+		return out, true
+	case strings.HasPrefix(v, "'") && strings.HasSuffix(v, "'") && len(v) >= 2:
+		return strings.ReplaceAll(v[1:len(v)-1], "''", "'"), true
+	}
+	return v, true
 }
 
 func strconvQuote(s string) string {
@@ -262,9 +298,11 @@ func (t *tree) full(ref string, depth int) (string, error) {
 }
 
 // diff renders what changed in t since old: every node that is new or
-// whose own lines or children changed, with its subtree, under its
-// ancestors' lines (for context); the refs of nodes that disappeared are
-// listed last. "" means nothing changed.
+// whose own lines or children changed, with its subtree (of its children,
+// the new ones whole and only the changed parts of the others), each
+// written from its own indent; the unchanged ancestors above it are left
+// out (its ref places it). The refs of nodes that disappeared are listed
+// last. "" means nothing changed.
 func diff(old, t *tree) string {
 	var b strings.Builder
 	var walk func(nodes []*node) bool
@@ -290,27 +328,42 @@ func diff(old, t *tree) string {
 		return any
 	}
 	walk(t.roots)
-	var emit func(nodes []*node)
-	emit = func(nodes []*node) {
+	// emit writes the marked nodes below a changed one (base: the indent
+	// of that changed node).
+	var emit func(nodes []*node, base int)
+	emit = func(nodes []*node, base int) {
 		for _, n := range nodes {
 			if !marks[n] {
 				continue
 			}
 			if changed[n] && old.byKey[n.key] == nil {
-				render(&b, []*node{n}, 0, 0, 0)
+				render(&b, []*node{n}, 0, 0, base)
 				continue
 			}
-			writeLine(&b, n.line, 0)
+			writeLine(&b, n.line, base)
 			// A changed node shows its own lines; of its children, only
 			// those that changed, in order.
 			for _, it := range n.items {
 				if it.kid == nil {
 					if changed[n] {
-						writeLine(&b, it.line, 0)
+						writeLine(&b, it.line, base)
 					}
 				} else {
-					emit([]*node{it.kid})
+					emit([]*node{it.kid}, base)
 				}
+			}
+		}
+	}
+	// top finds the topmost changed nodes, skipping the ancestors that
+	// only lead to them.
+	var top func(nodes []*node)
+	top = func(nodes []*node) {
+		for _, n := range nodes {
+			switch {
+			case changed[n]:
+				emit([]*node{n}, n.indent)
+			case marks[n]:
+				top(n.kids)
 			}
 		}
 	}
@@ -320,7 +373,7 @@ func diff(old, t *tree) string {
 			writeLine(&b, l, 0)
 		}
 	}
-	emit(t.roots)
+	top(t.roots)
 	var gone []string
 	for _, n := range orderedNodes(old) {
 		// A removed subtree is named by its top node only.

@@ -81,16 +81,14 @@ func TestRefsStayStableAndDiffShowsChangesOnly(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if strings.Contains(full, "s1e") || !strings.Contains(full, "- text: New todo\n    - textbox \"New todo\" [ref=e6]") {
+	if strings.Contains(full, "s1e") || !strings.Contains(full, "  - form \"Add todo\" [ref=e5]:\n    - textbox \"New todo\" [ref=e6]") {
 		t.Errorf("full snapshot should use our refs and keep line order:\n%s", full)
 	}
 	d := diff(before, after)
-	want := `- main [ref=e3]:
-  - list "Todos" [ref=e8]:
-    - listitem [ref=e11]:
-      - text: Buy milk
-      - checkbox "Buy milk" [ref=e12]
-  - status [ref=e9]: 1 item left
+	want := `- list "Todos" [ref=e8]:
+  - listitem [ref=e11]:
+    - checkbox "Buy milk" [ref=e12]
+- status [ref=e9]: 1 item left
 `
 	if d != want {
 		t.Errorf("diff:\n%s\nwant:\n%s", d, want)
@@ -110,7 +108,7 @@ func TestScopeAndDepth(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "- list \"Todos\" [ref=e8]:\n  - listitem [ref=e9]:\n    - text: Buy milk\n    - checkbox \"Buy milk\" [ref=e10]\n"
+	want := "- list \"Todos\" [ref=e8]:\n  - listitem [ref=e9]:\n    - checkbox \"Buy milk\" [ref=e10]\n"
 	if got != want {
 		t.Errorf("scoped:\n%s\nwant:\n%s", got, want)
 	}
@@ -128,5 +126,25 @@ func TestDuplicateSiblingsGetDistinctRefs(t *testing.T) {
 	n := orderedNodes(tr)
 	if len(n) != 3 || n[1].ref == n[2].ref || n[1].pwRef != "s1e2" || n[2].pwRef != "s1e3" {
 		t.Fatalf("nodes: %+v", n)
+	}
+}
+
+// The text of a label next to the control it names is left out (the
+// control's line carries it); other text keeps its place.
+func TestLabelTextNextToItsControlIsLeftOut(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"- form [ref=s1e1]:\n  - text: User\n  - textbox \"User\" [ref=s1e2]\n", "- form [ref=e1]:\n  - textbox \"User\" [ref=e2]\n"},
+		{"- listitem [ref=s1e1]:\n  - checkbox \"Buy milk\" [ref=s1e2]\n  - text: Buy milk\n", "- listitem [ref=e1]:\n  - checkbox \"Buy milk\" [ref=e2]\n"},
+		{"- form [ref=s1e1]:\n  - text: \"Name:\"\n  - textbox \"Name:\" [ref=s1e2]\n", "- form [ref=e1]:\n  - textbox \"Name:\" [ref=e2]\n"},
+		// Not a label of its neighbour: kept, in order.
+		{"- paragraph [ref=s1e1]:\n  - text: \"Hint:\"\n  - code [ref=s1e2]: demo\n  - text: /\n", "- paragraph [ref=e1]:\n  - text: \"Hint:\"\n  - code [ref=e2]: demo\n  - text: /\n"},
+		{"- form [ref=s1e1]:\n  - text: User name\n  - textbox \"User\" [ref=s1e2]\n", "- form [ref=e1]:\n  - text: User name\n  - textbox \"User\" [ref=e2]\n"},
+		// A text nested deeper than the control is not its sibling.
+		{"- form [ref=s1e1]:\n  - textbox \"User\" [ref=s1e2]:\n    - text: User\n", "- form [ref=e1]:\n  - textbox \"User\" [ref=e2]:\n    - text: User\n"},
+	} {
+		got, err := parseSnapshot(tc.in, newRefs()).full("", 0)
+		if err != nil || got != tc.want {
+			t.Errorf("%q:\n%s\nwant:\n%s", tc.in, got, tc.want)
+		}
 	}
 }
