@@ -4,24 +4,16 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"maps"
 	"os"
-	"slices"
-	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/ferridriver/ferridriver/formatters"
 	"github.com/ferridriver/ferridriver/formatters/merge"
 	"github.com/ferridriver/ferridriver/internal/oracles"
+	"github.com/ferridriver/ferridriver/internal/testenv"
 	"github.com/ferridriver/ferridriver/messages"
 )
-
-var idKeys = map[string]bool{
-	"id": true, "pickleId": true, "astNodeId": true, "astNodeIds": true, "pickleStepId": true, "hookId": true,
-	"stepDefinitionIds": true, "testCaseId": true, "testCaseStartedId": true, "testStepId": true,
-	"testRunStartedId": true, "testRunHookStartedId": true,
-}
 
 // reid gives every id of an envelope a prefix, as a shard that parsed the
 // same files with its own UUIDs would have them.
@@ -36,7 +28,7 @@ func reid(t *testing.T, e *messages.Envelope, prefix string) *messages.Envelope 
 		switch x := v.(type) {
 		case map[string]any:
 			for k, val := range x {
-				if idKeys[k] {
+				if testenv.IDKeys[k] {
 					switch id := val.(type) {
 					case string:
 						x[k] = prefix + id
@@ -119,60 +111,6 @@ func shard(t *testing.T, envs []*messages.Envelope, n int) [][]*messages.Envelop
 	return shards
 }
 
-// normalised is a stream as NDJSON with its ids renumbered in order of
-// first appearance and its timestamps and durations zeroed: two runs of
-// the same suite are equal up to ids and times when these are.
-func normalised(t *testing.T, envs []*messages.Envelope) string {
-	t.Helper()
-	ids := map[string]string{}
-	renumber := func(id string) string {
-		if _, ok := ids[id]; !ok {
-			ids[id] = strconv.Itoa(len(ids))
-		}
-		return ids[id]
-	}
-	var walk func(v any) any
-	walk = func(v any) any {
-		switch x := v.(type) {
-		case map[string]any:
-			for _, k := range slices.Sorted(maps.Keys(x)) {
-				switch val := x[k]; {
-				case k == "timestamp" || k == "duration":
-					x[k] = nil
-				case idKeys[k]:
-					switch id := val.(type) {
-					case string:
-						x[k] = renumber(id)
-					case []any:
-						for i := range id {
-							id[i] = renumber(id[i].(string))
-						}
-					}
-				default:
-					x[k] = walk(val)
-				}
-			}
-		case []any:
-			for i := range x {
-				x[i] = walk(x[i])
-			}
-		}
-		return v
-	}
-	var out strings.Builder
-	for _, e := range envs {
-		b, _ := json.Marshal(e)
-		var v any
-		if err := json.Unmarshal(b, &v); err != nil {
-			t.Fatal(err)
-		}
-		b, _ = json.Marshal(walk(v))
-		out.Write(b)
-		out.WriteByte('\n')
-	}
-	return out.String()
-}
-
 func render(t *testing.T, format string, envs []*messages.Envelope) string {
 	t.Helper()
 	var out bytes.Buffer
@@ -208,7 +146,7 @@ func TestShardsMergeIntoTheWholeRun(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if want, got := normalised(t, whole), normalised(t, merged); want != got {
+			if want, got := testenv.NormalisedStream(t, whole), testenv.NormalisedStream(t, merged); want != got {
 				t.Errorf("the merged stream differs from the whole run's (up to ids and times):\n--- whole\n%s\n--- merged\n%s", want, got)
 			}
 			for _, format := range []string{"junit", "json", "summary", "snippets", "rerun", "usage", "usage-json"} {
