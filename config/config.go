@@ -194,7 +194,7 @@ var envKeys = []string{
 	"test.worldparameters",
 	"browser.browser", "browser.headless", "browser.executablepath", "browser.channel", "browser.baseurl",
 	"browser.screenshot", "browser.trace", "browser.perworker", "browser.slowmo",
-	"browser.connect", "browser.connectovercdp", "browser.connectheaders", "browser.connecttimeout",
+	"browser.connect", "browser.connectovercdp", "browser.connectheaders", "browser.connecttimeout", "browser.exposenetwork",
 	"mcp.token",
 }
 

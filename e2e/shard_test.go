@@ -315,3 +315,38 @@ func validateJUnit(t *testing.T, path string) {
 		t.Errorf("%s is not valid against the Jenkins XSD: %v (%s)", path, errs, out)
 	}
 }
+
+// The example suite (browser scenarios against the demo app) plus the
+// logic-only suite with every status, run whole and as 3 shards (1, 2 and
+// 3 workers): merged through a glob, the shards give the whole run's
+// statuses and counts, and its message stream, JUnit, JSON, HTML data,
+// rerun file and summary up to ids and times.
+func TestShardedExampleSuiteMergesIntoTheWholeRun(t *testing.T) {
+	testenv.NeedBrowser(t)
+	dir, _ := exampleSuite(t)
+	extra := map[string]string{}
+	for name, content := range shardLogicFiles {
+		switch {
+		case strings.HasPrefix(name, "features/"):
+			extra["features/logic/"+strings.TrimPrefix(name, "features/")] = content
+		case strings.HasPrefix(name, "steps/"):
+			extra["steps/logic.ts"] = content
+		}
+	}
+	testenv.WriteFiles(t, dir, extra)
+	args := []string{"--tags", "not @slow", "--retry", "1"}
+	whole := ferridriver(t, dir, append(append([]string{"bdd"}, args...), reportFormats("whole")...)...)
+	if whole.code != 1 {
+		t.Fatalf("whole run: exit %d, want 1 (the logic suite has a failing scenario)\n%s%s", whole.code, whole.stdout, whole.stderr)
+	}
+	total := count(readEnvelopes(t, filepath.Join(dir, "whole", "run.ndjson")), "testCase")
+	checkBalanced(t, runShards(t, dir, nil, 3, args...), total)
+	res := ferridriver(t, dir, append([]string{"report", "--from", "shards/*.ndjson"}, reportFormats("merged")...)...)
+	if res.code != 0 {
+		t.Fatalf("report: exit %d\n%s%s", res.code, res.stdout, res.stderr)
+	}
+	cases, statuses := sameReports(t, filepath.Join(dir, "whole"), filepath.Join(dir, "merged"))
+	if cases != total || cases < 30 || statuses["FAILED"] != 3 || statuses["PASSED"] < 100 {
+		t.Errorf("merged: %d test cases (whole run: %d), step statuses %v", cases, total, statuses)
+	}
+}

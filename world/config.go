@@ -64,6 +64,11 @@ type Config struct {
 	// "Bearer ${TOKEN}", which the config package expands from the
 	// environment); their values are never printed (see Printable).
 	ConnectHeaders map[string]string `mapstructure:"connectHeaders" json:"-" toml:"connectHeaders,omitempty"`
+	// ExposeNetwork lets a browser server ([browser] connect) reach
+	// networks of this machine through the connection, as Playwright's
+	// connect option: "<loopback>" for an app under test that
+	// [[webServer]] starts on 127.0.0.1, hostname patterns, "*".
+	ExposeNetwork string `mapstructure:"exposeNetwork" json:"exposeNetwork,omitempty" toml:"exposeNetwork,omitempty"`
 	// ConnectTimeout is milliseconds to wait for the connection (nil:
 	// Playwright's default, 0: no limit).
 	ConnectTimeout *float64 `mapstructure:"connectTimeout" json:"connectTimeout,omitempty" toml:"connectTimeout,omitempty"`
@@ -115,6 +120,9 @@ func (c *Config) Validate() error {
 	}
 	if c.ConnectOverCDP != "" && !strings.Contains(c.ConnectOverCDP, "://") {
 		bad("connectOverCDP", "%q is not a URL (http://host:9222 or ws://...)", RedactEndpoint(c.ConnectOverCDP))
+	}
+	if c.ExposeNetwork != "" && c.Connect == "" {
+		bad("exposeNetwork", "only applies to a Playwright browser server ([browser] connect)")
 	}
 	if c.ConnectTimeout != nil && *c.ConnectTimeout < 0 {
 		bad("connectTimeout", "must be >= 0 ms (0 = no limit), got %v", *c.ConnectTimeout)

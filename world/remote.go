@@ -148,9 +148,13 @@ func (l *Launcher) connect(slot *browserSlot) error {
 	endpoint := RedactEndpoint(l.cfg.Endpoint())
 	dial := func() (playwright.Browser, error) {
 		if l.cfg.Connect != "" {
-			return l.browserType(drv.pw).Connect(l.cfg.Connect, playwright.BrowserTypeConnectOptions{
+			opts := playwright.BrowserTypeConnectOptions{
 				Headers: l.cfg.ConnectHeaders, Timeout: l.cfg.ConnectTimeout, SlowMo: nonZero(l.cfg.SlowMo),
-			})
+			}
+			if l.cfg.ExposeNetwork != "" {
+				opts.ExposeNetwork = &l.cfg.ExposeNetwork
+			}
+			return l.browserType(drv.pw).Connect(l.cfg.Connect, opts)
 		}
 		return drv.pw.Chromium.ConnectOverCDP(l.cfg.ConnectOverCDP, playwright.BrowserTypeConnectOverCDPOptions{
 			Headers: l.cfg.ConnectHeaders, Timeout: l.cfg.ConnectTimeout, SlowMo: nonZero(l.cfg.SlowMo),
