@@ -274,21 +274,24 @@ func fmtMap(m map[string]string) string {
 
 // `run` and `mcp` use the configured remote browser, not a local one:
 // with an executablePath that does not exist, a script's page works on a
-// Chromium's DevTools endpoint, and a page an MCP tool opens is listed by
-// that Chromium.
+// Chromium's DevTools endpoint (--connect-over-cdp), and a page an MCP tool
+// opens is listed by that Chromium (FERRIDRIVER_BROWSER_CONNECTOVERCDP).
 func TestRunAndMCPUseTheRemoteBrowser(t *testing.T) {
 	testenv.NeedBrowser(t)
 	cdp := startDevToolsChromium(t)
-	env := []string{"FERRIDRIVER_BROWSER_CONNECTOVERCDP=" + cdp.endpoint, "FERRIDRIVER_BROWSER_EXECUTABLEPATH=/nonexistent/chromium", "FERRIDRIVER_DEBUG=1"}
+	local := []string{"FERRIDRIVER_BROWSER_EXECUTABLEPATH=/nonexistent/chromium", "FERRIDRIVER_DEBUG=1"}
+	env := append([]string{"FERRIDRIVER_BROWSER_CONNECTOVERCDP=" + cdp.endpoint}, local...)
 	dir := t.TempDir()
 	testenv.WriteFiles(t, dir, map[string]string{
 		"script.js": "await page.goto('data:text/html,<title>from run</title>')\nconsole.log('title:', await page.title())\n",
 	})
-	res := ferridriverWithEnv(t, dir, env, "run", "script.js")
+	// run: with the flag.
+	res := ferridriverWithEnv(t, dir, local, "run", "--connect-over-cdp", cdp.endpoint, "script.js")
 	if res.code != 0 || !strings.Contains(res.stdout, "title: from run") || !strings.Contains(res.stderr, "remote chromium") {
 		t.Fatalf("run: exit %d\nstdout:\n%s\nstderr:\n%s", res.code, res.stdout, res.stderr)
 	}
 
+	// mcp: with the environment.
 	cs, stderr := mcpClient(t, dir, env)
 	callOK(t, cs, "browser_navigate", map[string]any{"url": "data:text/html,<title>from mcp</title><h1>hi</h1>"})
 	u, err := url.Parse(cdp.endpoint)
@@ -373,6 +376,12 @@ func TestRemoteBrowserHeadersAreSentAndNeverPrinted(t *testing.T) {
 		t.Errorf("--print-config: exit %d\n%s%s", pc.code, pc.stdout, pc.stderr)
 	}
 	noSecret("--print-config", pc.stdout+pc.stderr)
+	flag := ferridriverWithEnv(t, dir, []string{"GRID_TOKEN=" + token}, "bdd", "--print-config", "--connect", "ws://grid:3000/?token="+token)
+	if flag.code != 0 || !strings.Contains(flag.stdout, `connect = "ws://grid:3000/?token=(hidden)"  # flag --connect`) ||
+		!strings.Contains(flag.stdout, `connectOverCDP = ""  # flag --connect`) {
+		t.Errorf("--print-config --connect: exit %d\n%s%s", flag.code, flag.stdout, flag.stderr)
+	}
+	noSecret("--print-config --connect", flag.stdout+flag.stderr)
 
 	ok := ferridriverWithEnv(t, dir, []string{"GRID_TOKEN=" + token, "FERRIDRIVER_DEBUG=1"}, args...)
 	if ok.code != 0 || !strings.Contains(ok.stdout, "4 scenarios (4 passed)") || !strings.Contains(ok.stderr, "remote chromium") {
@@ -405,10 +414,14 @@ func TestInstallSkipsTheLocalBrowserWithARemoteOne(t *testing.T) {
 	if local.code != 1 || !strings.Contains(local.stdout, "browser  MISSING  [browser] executablePath /nonexistent/chromium") {
 		t.Fatalf("local: exit %d\n%s%s", local.code, local.stdout, local.stderr)
 	}
-	remote := ferridriverWithEnv(t, dir, []string{"FERRIDRIVER_BROWSER_CONNECT=wss://grid.example/pw?token=s3cr3t"}, "install")
 	want := "browser  ok       remote, wss://grid.example/pw?token=(hidden) ([browser] connect/connectOverCDP): no local browser needed"
-	if remote.code != 0 || !strings.Contains(remote.stdout, want) || strings.Contains(remote.stdout+remote.stderr, "s3cr3t") {
-		t.Fatalf("remote: exit %d, want 0 and %q\n%s%s", remote.code, want, remote.stdout, remote.stderr)
+	for _, remote := range []runResult{
+		ferridriverWithEnv(t, dir, []string{"FERRIDRIVER_BROWSER_CONNECT=wss://grid.example/pw?token=s3cr3t"}, "install"),
+		ferridriver(t, dir, "install", "--connect", "wss://grid.example/pw?token=s3cr3t"),
+	} {
+		if remote.code != 0 || !strings.Contains(remote.stdout, want) || strings.Contains(remote.stdout+remote.stderr, "s3cr3t") {
+			t.Fatalf("remote: exit %d, want 0 and %q\n%s%s", remote.code, want, remote.stdout, remote.stderr)
+		}
 	}
 }
 

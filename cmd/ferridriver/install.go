@@ -72,5 +72,6 @@ looked for. It exits with status 1 only when something required is missing.`,
 	cmd.Flags().StringVar(&opts.CacheDir, "cache-dir", "", "cache directory (default $"+install.EnvCacheDir+" or ~/.cache/ferridriver)")
 	cmd.Flags().StringVar(&opts.ExecutablePath, "browser-path", "", "browser executable to check instead of the configured or discovered one")
 	cmd.Flags().StringVarP(&configFile, "config", "c", "", "config file (default: ferridriver.toml/.yaml/.json in the current directory)")
+	addRemoteFlags(cmd.Flags())
 	rootCmd.AddCommand(cmd)
 }

@@ -102,6 +102,7 @@ the client disconnects: persistent processes started by tools are killed.`,
 	fl.StringVar(&dir, "dir", "", "project directory (default: the current directory); useful for clients that cannot set one")
 	fl.DurationVar(&timeout, "timeout", mcp.DefaultTimeout, "limit of one tool call or script run; tools' own timeoutMs apply within it (0: none)")
 	fl.BoolVar(&noRunScript, "no-run-script", false, "do not offer the run_script tool")
+	addRemoteFlags(fl)
 	fl.BoolVar(&noWatch, "no-watch", false, "do not reload the extensions when their files change (stdio)")
 	fl.StringVar(&transport, "transport", "stdio", "stdio or http (streamable HTTP)")
 	fl.StringVar(&host, "host", "127.0.0.1", "address the HTTP transport binds to; other than loopback needs a token")

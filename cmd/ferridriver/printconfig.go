@@ -173,6 +173,9 @@ func profileWord(profiles []string) string {
 // source.
 func printOtherSections(w io.Writer, cfg *config.Config) {
 	source := func(key string) string {
+		if fl := remoteFlagOf(key); fl != "" {
+			return "flag --" + fl
+		}
 		if cfg.SourceOf(key) == config.SourceEnv {
 			return "env FERRIDRIVER_" + strings.ToUpper(strings.ReplaceAll(key, ".", "_"))
 		}
@@ -212,7 +215,7 @@ func printOtherSections(w io.Writer, cfg *config.Config) {
 				continue
 			}
 			key := section + "." + tag
-			if cfg.SourceOf(key) == config.SourceDefault {
+			if cfg.SourceOf(key) == config.SourceDefault && remoteFlagOf(key) == "" {
 				continue
 			}
 			if !printed {

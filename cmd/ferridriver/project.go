@@ -54,6 +54,9 @@ func loadProjectWith(dir, configFile string, load func(dir, file string) (*confi
 	if err != nil {
 		return nil, &ExitError{Code: exitUsage, Err: err}
 	}
+	if err := applyRemoteFlags(cfg); err != nil {
+		return nil, &ExitError{Code: exitUsage, Err: err}
+	}
 	commands, err := scriptCommands(cfg)
 	if err != nil {
 		return nil, &ExitError{Code: exitUsage, Err: err}
