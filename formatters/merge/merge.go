@@ -3,11 +3,12 @@
 // single stream of the whole run, so that any report can be rendered for
 // all of it (`ferridriver report --from 'shards/*.ndjson'`).
 //
-// Streams are shards of one suite when they carry the same feature files
-// (every shard emits a source for every discovered file, with or without
-// test cases of its own), with the same text, and the same step
-// definitions, hooks and parameter types; and when no test case ran in two
-// of them. Anything else is refused with an error naming the difference.
+// Streams are shards of one run when they carry the same feature files
+// (every shard emits the source of every file in which the whole run has
+// test cases, with or without test cases of its own there), with the same
+// text, and the same step definitions, hooks and parameter types; and when
+// no test case ran in two of them. Anything else is refused with an error
+// naming the difference.
 //
 // Ids are UUIDs, unique across shards, so test cases, attempts and results
 // pass through unchanged. What every shard repeats is reconciled:
