@@ -36,6 +36,7 @@ func loadBDDProject(configFile string, profiles []string) (*project, error) {
 }
 
 func loadProjectWith(dir, configFile string, load func(dir, file string) (*config.Config, error)) (*project, error) {
+	load = withRemoteFlags(load)
 	if dir == "" {
 		wd, err := os.Getwd()
 		if err != nil {
@@ -52,9 +53,6 @@ func loadProjectWith(dir, configFile string, load func(dir, file string) (*confi
 	}
 	cfg, err := load(abs, configFile)
 	if err != nil {
-		return nil, &ExitError{Code: exitUsage, Err: err}
-	}
-	if err := applyRemoteFlags(cfg); err != nil {
 		return nil, &ExitError{Code: exitUsage, Err: err}
 	}
 	commands, err := scriptCommands(cfg)

@@ -9,7 +9,8 @@ import (
 // remoteFlags are --connect and --connect-over-cdp of bdd, run, mcp and
 // install: the remote browser ([browser] connect, connectOverCDP) given on
 // the command line, over the environment and the file. One command runs
-// per process, so they live here and loadProject applies them.
+// per process, so they live here and loadProject applies them
+// (withRemoteFlags).
 var remoteFlags struct{ connect, connectOverCDP string }
 
 func addRemoteFlags(fl *pflag.FlagSet) {
@@ -41,4 +42,19 @@ func applyRemoteFlags(cfg *config.Config) error {
 	}
 	cfg.Browser.Connect, cfg.Browser.ConnectOverCDP = remoteFlags.connect, remoteFlags.connectOverCDP
 	return cfg.Browser.Validate()
+}
+
+// withRemoteFlags returns load with the remote browser flags applied over
+// what it reads.
+func withRemoteFlags(load func(dir, file string) (*config.Config, error)) func(dir, file string) (*config.Config, error) {
+	return func(dir, file string) (*config.Config, error) {
+		cfg, err := load(dir, file)
+		if err != nil {
+			return nil, err
+		}
+		if err := applyRemoteFlags(cfg); err != nil {
+			return nil, err
+		}
+		return cfg, nil
+	}
 }
