@@ -18,6 +18,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -195,7 +196,7 @@ var envKeys = []string{
 	"test.worldparameters",
 	"browser.browser", "browser.headless", "browser.executablepath", "browser.channel", "browser.baseurl",
 	"browser.screenshot", "browser.trace", "browser.perworker", "browser.slowmo",
-	"browser.connect", "browser.connectovercdp", "browser.connectheaders", "browser.connecttimeout",
+	"browser.connect", "browser.connectovercdp", "browser.connectheaders", "browser.connecttimeout", "browser.exposenetwork",
 	"mcp.token",
 }
 
@@ -262,7 +263,7 @@ func checkKeys(raw map[string]any, t reflect.Type, prefix string) *Error {
 		for ft.Kind() == reflect.Pointer {
 			ft = ft.Elem()
 		}
-		if msg := typeProblem(raw[k], ft); msg != "" {
+		if msg := typeProblem(raw[k], ft, secretKeys[prefix+k]); msg != "" {
 			return &Error{Key: prefix + k, Msg: msg}
 		}
 		switch ft.Kind() {
@@ -289,11 +290,18 @@ func checkKeys(raw map[string]any, t reflect.Type, prefix string) *Error {
 	return nil
 }
 
-// typeProblem describes how v does not fit type t ("" when it fits).
-func typeProblem(v any, t reflect.Type) string {
+// secretKeys hold secrets: an error about them never quotes their value.
+var secretKeys = map[string]bool{"browser.connectHeaders": true, "mcp.token": true}
+
+// typeProblem describes how v does not fit type t ("" when it fits),
+// quoting v unless it is secret.
+func typeProblem(v any, t reflect.Type, secret bool) string {
 	got := func() string {
 		switch v.(type) {
 		case string:
+			if secret {
+				return "a string"
+			}
 			return fmt.Sprintf("a string (%q)", v)
 		case bool:
 			return "a boolean"
@@ -303,6 +311,9 @@ func typeProblem(v any, t reflect.Type) string {
 			return "a table"
 		case nil:
 			return "nothing"
+		}
+		if secret {
+			return "a number"
 		}
 		return fmt.Sprintf("a number (%v)", v)
 	}
@@ -414,9 +425,40 @@ func envJSONHook(from, to reflect.Type, data any) (any, error) {
 	}
 	var m map[string]any
 	if err := json.Unmarshal([]byte(s), &m); err != nil {
-		return nil, fmt.Errorf("expected a JSON object, got %q", s)
+		// The value is not repeated: it may hold a secret
+		// (FERRIDRIVER_BROWSER_CONNECTHEADERS).
+		var syn *json.SyntaxError
+		if errors.As(err, &syn) {
+			return nil, fmt.Errorf("expected a JSON object, got invalid JSON (at byte %d)", syn.Offset)
+		}
+		return nil, errors.New("expected a JSON object")
 	}
 	return m, nil
+}
+
+// envReference is ${NAME} in a [browser] connectHeaders value.
+var envReference = regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)\}`)
+
+// expandHeaders replaces ${NAME} in the [browser] connectHeaders values
+// with the environment variable NAME, so that a committed file can name a
+// token that CI provides. An unset variable is an error naming the header
+// and the variable, never a value.
+func expandHeaders(h map[string]string) error {
+	for k, v := range h {
+		var missing []string
+		h[k] = envReference.ReplaceAllStringFunc(v, func(ref string) string {
+			name := envReference.FindStringSubmatch(ref)[1]
+			val, ok := os.LookupEnv(name)
+			if !ok {
+				missing = append(missing, name)
+			}
+			return val
+		})
+		if len(missing) > 0 {
+			return &Error{Key: "browser.connectHeaders." + k, Msg: fmt.Sprintf("the environment variable %s is not set", strings.Join(missing, ", "))}
+		}
+	}
+	return nil
 }
 
 // restoreCase replaces tables whose keys are user data with the file's
@@ -439,6 +481,16 @@ func restoreCase(cfg *Config, raw map[string]any) {
 			cfg.Bundler.Alias = map[string]string{}
 			for k, v := range alias {
 				cfg.Bundler.Alias[k] = fmt.Sprint(v)
+			}
+		}
+	}
+	if b, ok := table(raw, "browser"); ok {
+		// Unless the environment gives them (it wins over the file).
+		_, fromEnv := os.LookupEnv("FERRIDRIVER_BROWSER_CONNECTHEADERS")
+		if h, ok := table(b, "connectHeaders"); ok && !fromEnv {
+			cfg.Browser.ConnectHeaders = map[string]string{}
+			for k, v := range h {
+				cfg.Browser.ConnectHeaders[k] = fmt.Sprint(v)
 			}
 		}
 	}
@@ -506,6 +558,9 @@ func (c *Config) validate() error {
 	}
 	if t.Retry < 0 {
 		return &Error{Key: "test.retry", Msg: fmt.Sprintf("must be >= 0, got %d", t.Retry)}
+	}
+	if err := expandHeaders(c.Browser.ConnectHeaders); err != nil {
+		return err
 	}
 	if err := c.Browser.Validate(); err != nil {
 		return &Error{Key: "browser", Msg: err.Error()}

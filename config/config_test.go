@@ -105,3 +105,51 @@ func TestExplicitFile(t *testing.T) {
 		t.Fatal("a missing explicit config file must be an error")
 	}
 }
+
+// [browser] connectHeaders: ${NAME} in a value is read from the
+// environment, the file keeps the header names' case, the environment's
+// JSON object wins over the file, and no error ever quotes a value.
+func TestConnectHeaders(t *testing.T) {
+	const secret = "s3cret-Token"
+	dir := write(t, "ferridriver.toml", "[browser]\nconnect = \"ws://grid:3000/\"\nconnectHeaders = { Authorization = \"Bearer ${GRID_TOKEN}\", X-Team = \"qa\" }\n")
+	t.Setenv("GRID_TOKEN", secret)
+	cfg, err := Load(dir, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := map[string]string{"Authorization": "Bearer " + secret, "X-Team": "qa"}; !reflect.DeepEqual(cfg.Browser.ConnectHeaders, want) {
+		t.Fatalf("headers %v, want %v", cfg.Browser.ConnectHeaders, want)
+	}
+
+	t.Setenv("FERRIDRIVER_BROWSER_CONNECTHEADERS", `{"Authorization":"Basic ${GRID_TOKEN}"}`)
+	if cfg, err = Load(dir, ""); err != nil {
+		t.Fatal(err)
+	}
+	if want := map[string]string{"Authorization": "Basic " + secret}; !reflect.DeepEqual(cfg.Browser.ConnectHeaders, want) {
+		t.Fatalf("environment: headers %v, want %v", cfg.Browser.ConnectHeaders, want)
+	}
+
+	for _, tc := range []struct {
+		name, content, env, want string
+	}{
+		{"unset variable", "[browser]\nconnectHeaders = { Authorization = \"Bearer ${NO_SUCH_VAR_FD}\" }\n", "",
+			"ferridriver.toml: browser.connectHeaders.Authorization: the environment variable NO_SUCH_VAR_FD is not set"},
+		{"not a table", "[browser]\nconnectHeaders = \"Bearer " + secret + "\"\n", "",
+			"ferridriver.toml: browser.connectHeaders: expected a table, got a string"},
+		{"env not JSON", "", "Bearer " + secret, "'browser.connectHeaders' expected a JSON object, got invalid JSON (at byte 1)"},
+		{"env not an object", "", `"` + secret + `"`, "'browser.connectHeaders' expected a JSON object"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := write(t, "ferridriver.toml", tc.content)
+			if tc.env != "" {
+				t.Setenv("FERRIDRIVER_BROWSER_CONNECTHEADERS", tc.env)
+			} else {
+				os.Unsetenv("FERRIDRIVER_BROWSER_CONNECTHEADERS")
+			}
+			_, err := Load(dir, "")
+			if err == nil || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), secret) {
+				t.Fatalf("error %v, want it to contain %q and not the secret", err, tc.want)
+			}
+		})
+	}
+}

@@ -30,9 +30,14 @@ type Run struct {
 	bundle   *jsbridge.Bundle
 	vm0      *jsbridge.VM
 	features []*feature
-	matcher  *matcher
-	cases    []*plannedCase
-	seed     string
+	// inRun are the features with test cases in the whole run, before
+	// sharding: every shard's stream has their sources and documents, so
+	// that the shards of one run have the same files (formatters/merge
+	// checks it) and an empty shard still says what was run.
+	inRun   map[*feature]bool
+	matcher *matcher
+	cases   []*plannedCase
+	seed    string
 
 	testRunStartedID string
 	stepDefIDs       []string
@@ -142,6 +147,10 @@ func Prepare(opts Options) (*Run, error) {
 			}
 			selected = append(selected, selectedPickle{pickle: pk, feature: f, tags: tags})
 		}
+	}
+	r.inRun = map[*feature]bool{}
+	for _, sp := range selected {
+		r.inRun[sp.feature] = true
 	}
 	kept := selected[:0]
 	for i, sp := range selected {
@@ -397,7 +406,7 @@ func (r *Run) Execute(ctx context.Context, sink Sink) Result {
 	now := func() messages.Timestamp { return messages.NewTimestamp(time.Now()) }
 	r.stream.global(&messages.Envelope{Meta: meta()})
 	for _, f := range r.features {
-		if len(f.pickles) == 0 {
+		if !r.inRun[f] {
 			continue
 		}
 		r.stream.global(&messages.Envelope{Source: f.source})

@@ -384,6 +384,27 @@ func TestSelection(t *testing.T) {
 			}
 		})
 	}
+	// Every shard's stream has the sources of every file the whole run has
+	// test cases in, and no others: shards of one run have the same files,
+	// an empty shard too.
+	for _, tc := range []struct {
+		opts    Options
+		sources []string
+	}{
+		{Options{Shard: "2/2"}, []string{"features/a.feature", "features/sub/b.feature"}},
+		{Options{Shard: "2/2", Tags: []string{"not @wip"}}, []string{"features/a.feature"}},
+		{Options{Shard: "7/7"}, []string{"features/a.feature", "features/sub/b.feature"}},
+	} {
+		s := newSuite(t, files)
+		s.run(tc.opts)
+		var got []string
+		for _, e := range s.of("source") {
+			got = append(got, e.Source.URI)
+		}
+		if !reflect.DeepEqual(got, tc.sources) || len(s.of("gherkinDocument")) != len(tc.sources) {
+			t.Errorf("%+v: sources %v, want %v", tc.opts, got, tc.sources)
+		}
+	}
 	// Random order is reproducible from its seed and independent of workers.
 	var orders [][]string
 	for _, parallel := range []int{1, 3} {

@@ -145,6 +145,31 @@ func TestShard(t *testing.T) {
 	if !reflect.DeepEqual(got, []int{1, 4, 7}) {
 		t.Fatalf("shard 2/3 = %v", got)
 	}
+	// The shards of any number of test cases partition them, and their
+	// sizes differ by at most one.
+	for total := range 30 {
+		for n := 1; n <= 7; n++ {
+			sizes := make([]int, n)
+			for i := 1; i <= n; i++ {
+				in, err := shard(fmt.Sprintf("%d/%d", i, n), 0)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for k := range total {
+					if in(k) {
+						sizes[i-1]++
+					}
+				}
+			}
+			sum := 0
+			for _, s := range sizes {
+				sum += s
+			}
+			if sum != total || slices.Max(sizes)-slices.Min(sizes) > 1 {
+				t.Fatalf("%d test cases in %d shards: %v", total, n, sizes)
+			}
+		}
+	}
 	for _, bad := range []string{"0/3", "4/3", "1/0", "x/2", "1", "1/2/3"} {
 		if _, err := shard(bad, 0); err == nil {
 			t.Errorf("shard(%q) accepted", bad)

@@ -61,9 +61,14 @@ type Config struct {
 	// ws:// URL): a Chrome started with --remote-debugging-port, a grid node.
 	ConnectOverCDP string `mapstructure:"connectOverCDP" json:"connectOverCDP,omitempty" toml:"connectOverCDP,omitempty"`
 	// ConnectHeaders are sent with the connection (e.g. a token:
-	// "Bearer ${TOKEN}" with [browser] values expanded from the environment
-	// by the caller); they are never printed.
+	// "Bearer ${TOKEN}", which the config package expands from the
+	// environment); their values are never printed (see Printable).
 	ConnectHeaders map[string]string `mapstructure:"connectHeaders" json:"-" toml:"connectHeaders,omitempty"`
+	// ExposeNetwork lets a browser server ([browser] connect) reach
+	// networks of this machine through the connection, as Playwright's
+	// connect option: "<loopback>" for an app under test that
+	// [[webServer]] starts on 127.0.0.1, hostname patterns, "*".
+	ExposeNetwork string `mapstructure:"exposeNetwork" json:"exposeNetwork,omitempty" toml:"exposeNetwork,omitempty"`
 	// ConnectTimeout is milliseconds to wait for the connection (nil:
 	// Playwright's default, 0: no limit).
 	ConnectTimeout *float64 `mapstructure:"connectTimeout" json:"connectTimeout,omitempty" toml:"connectTimeout,omitempty"`
@@ -111,10 +116,13 @@ func (c *Config) Validate() error {
 		bad("connect", "and connectOverCDP are both set: choose one remote browser")
 	}
 	if c.Connect != "" && !strings.HasPrefix(c.Connect, "ws://") && !strings.HasPrefix(c.Connect, "wss://") {
-		bad("connect", "%q is not a WebSocket URL (ws://host:port/path)", c.Connect)
+		bad("connect", "%q is not a WebSocket URL (ws://host:port/path)", RedactEndpoint(c.Connect))
 	}
 	if c.ConnectOverCDP != "" && !strings.Contains(c.ConnectOverCDP, "://") {
-		bad("connectOverCDP", "%q is not a URL (http://host:9222 or ws://...)", c.ConnectOverCDP)
+		bad("connectOverCDP", "%q is not a URL (http://host:9222 or ws://...)", RedactEndpoint(c.ConnectOverCDP))
+	}
+	if c.ExposeNetwork != "" && c.Connect == "" {
+		bad("exposeNetwork", "only applies to a Playwright browser server ([browser] connect)")
 	}
 	if c.ConnectTimeout != nil && *c.ConnectTimeout < 0 {
 		bad("connectTimeout", "must be >= 0 ms (0 = no limit), got %v", *c.ConnectTimeout)

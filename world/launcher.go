@@ -427,45 +427,6 @@ func (l *Launcher) launch(slot *browserSlot) error {
 	return nil
 }
 
-// ErrRemoteLost is wrapped by errors caused by the connection to a remote
-// browser ([browser] connect or connectOverCDP) dropping.
-var ErrRemoteLost = errors.New("the connection to the remote browser was lost")
-
-// connect attaches slot to the configured remote browser. A dropped
-// connection marks the slot lost, like a crash: the running test case
-// fails and the next use connects again.
-func (l *Launcher) connect(slot *browserSlot) error {
-	drv, err := l.driver(context.Background())
-	if err != nil {
-		return err
-	}
-	start := time.Now()
-	var b playwright.Browser
-	endpoint := l.cfg.Connect
-	if endpoint != "" {
-		b, err = l.browserType(drv.pw).Connect(endpoint, playwright.BrowserTypeConnectOptions{
-			Headers: l.cfg.ConnectHeaders, Timeout: l.cfg.ConnectTimeout, SlowMo: nonZero(l.cfg.SlowMo),
-		})
-	} else {
-		endpoint = l.cfg.ConnectOverCDP
-		b, err = drv.pw.Chromium.ConnectOverCDP(endpoint, playwright.BrowserTypeConnectOverCDPOptions{
-			Headers: l.cfg.ConnectHeaders, Timeout: l.cfg.ConnectTimeout, SlowMo: nonZero(l.cfg.SlowMo),
-		})
-	}
-	if err != nil {
-		return fmt.Errorf("connect to the remote browser at %s: %w", endpoint, err)
-	}
-	slot.driver, slot.browser, slot.launchDur = drv, b, time.Since(start)
-	b.OnDisconnected(func(playwright.Browser) {
-		if !slot.closing.Load() {
-			slot.crashed.Store(true)
-			l.logf("%v (%s); it will be reconnected on next use", ErrRemoteLost, endpoint)
-		}
-	})
-	l.debugf("remote %s %s (%s) connected in %v", l.cfg.BrowserName(), b.Version(), endpoint, slot.launchDur.Round(time.Millisecond))
-	return nil
-}
-
 // lostError says that the browser went away during the running test case
 // and what happens next: relaunched, or for a remote browser, reconnected.
 // It wraps ErrBrowserCrashed (and ErrRemoteLost for a remote browser);
@@ -473,14 +434,10 @@ func (l *Launcher) connect(slot *browserSlot) error {
 func (l *Launcher) lostError(cause error) error {
 	msg := ErrBrowserCrashed.Error() + " during this test case; it will be relaunched for the next one"
 	if l.cfg.Remote() {
-		endpoint := l.cfg.Connect
-		if endpoint == "" {
-			endpoint = l.cfg.ConnectOverCDP
-		}
-		msg = fmt.Sprintf("%v (%s) during this test case; it will be reconnected for the next one", ErrRemoteLost, endpoint)
+		msg = fmt.Sprintf("%v (%s) during this test case; it will be reconnected for the next one", ErrRemoteLost, RedactEndpoint(l.cfg.Endpoint()))
 	}
 	if cause != nil {
-		msg += " (" + cause.Error() + ")"
+		msg += " (" + l.cfg.redactSecrets(cause.Error()) + ")"
 	}
 	return &lostError{msg: msg, remote: l.cfg.Remote()}
 }

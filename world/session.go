@@ -313,6 +313,11 @@ func (s *Session) Crashed() bool {
 	return s.set != nil && s.set.slot.lost()
 }
 
+// LostError is the error of a test case during which the session's
+// browser went away: a crash (relaunched next) or, for a remote browser,
+// a dropped connection (reconnected next). It wraps ErrBrowserCrashed.
+func (s *Session) LostError() error { return s.l.lostError(nil) }
+
 // Explain turns an error from a Playwright call made with this session's
 // page into a clear one when the cause is a browser crash (wrapping
 // ErrBrowserCrashed); other errors are returned unchanged.

@@ -88,6 +88,7 @@ file or tag expression; 130 interrupted.`,
 	fl.StringArrayVarP(&f.imports, "import", "i", nil, "step definition / support file or glob (repeatable)")
 	fl.StringArrayVarP(&f.imports, "require", "r", nil, "alias of --import")
 	fl.StringVar(&f.shard, "shard", "", "run shard INDEX/TOTAL of the test cases, e.g. 1/3")
+	addRemoteFlags(fl)
 	fl.BoolVar(&f.noColor, "no-color", false, "disable colours")
 	fl.StringArrayVarP(&f.profiles, "profile", "p", nil, "cucumber-js configuration profile to use (repeatable, merged in order)")
 	fl.BoolVar(&f.printConfig, "print-config", false, "print the resolved configuration and where each value came from, then exit")

@@ -115,6 +115,7 @@ the client disconnects: persistent processes started by tools are killed.`,
 	fl.DurationVar(&timeout, "timeout", mcp.DefaultTimeout, "limit of one tool call or script run; tools' own timeoutMs apply within it (0: none)")
 	fl.IntVar(&memoryLimit, "memory-limit", mcp.DefaultMemoryLimit>>20, "MiB the server's heap may reach while an extension tool or a script runs; past it the call is stopped and its VM rebuilt (0: none)")
 	fl.BoolVar(&noRunScript, "no-run-script", false, "do not offer the run_script tool")
+	addRemoteFlags(fl)
 	fl.BoolVar(&noWatch, "no-watch", false, "do not reload the extensions when their files change")
 	fl.StringVar(&transport, "transport", "stdio", "stdio or http (streamable HTTP)")
 	fl.StringVar(&host, "host", "127.0.0.1", "address the HTTP transport binds to; other than loopback needs a token")

@@ -14,6 +14,7 @@ import (
 	"github.com/ferridriver/ferridriver/config"
 	"github.com/ferridriver/ferridriver/formatters"
 	"github.com/ferridriver/ferridriver/runner"
+	"github.com/ferridriver/ferridriver/world"
 )
 
 // cucumberFormatNames map the names cucumber-js users write for formatters
@@ -107,7 +108,13 @@ func printConfig(w io.Writer, cmd *cobra.Command, cfg *config.Config, opts runne
 		b, _ := json.Marshal(values[key])
 		fmt.Fprintf(w, "%s = %s  # %s\n", key, b, source(key))
 	}
-	printOtherSections(w, cfg)
+	// Secrets (connectHeaders values, tokens in an endpoint) are hidden.
+	printable := *cfg
+	printable.Browser = cfg.Browser.Printable()
+	if printable.MCP.Token != "" {
+		printable.MCP.Token = world.Hidden
+	}
+	printOtherSections(w, &printable)
 	if cc := cfg.Cucumber; cc != nil && len(cc.Notes) > 0 {
 		fmt.Fprintln(w, "# not applied:")
 		for _, n := range cc.Notes {
@@ -166,6 +173,9 @@ func profileWord(profiles []string) string {
 // source.
 func printOtherSections(w io.Writer, cfg *config.Config) {
 	source := func(key string) string {
+		if fl := remoteFlagOf(key); fl != "" {
+			return "flag --" + fl
+		}
 		if cfg.SourceOf(key) == config.SourceEnv {
 			return "env FERRIDRIVER_" + strings.ToUpper(strings.ReplaceAll(key, ".", "_"))
 		}
@@ -205,7 +215,7 @@ func printOtherSections(w io.Writer, cfg *config.Config) {
 				continue
 			}
 			key := section + "." + tag
-			if cfg.SourceOf(key) == config.SourceDefault {
+			if cfg.SourceOf(key) == config.SourceDefault && remoteFlagOf(key) == "" {
 				continue
 			}
 			if !printed {

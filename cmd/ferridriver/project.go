@@ -36,6 +36,7 @@ func loadBDDProject(configFile string, profiles []string) (*project, error) {
 }
 
 func loadProjectWith(dir, configFile string, load func(dir, file string) (*config.Config, error)) (*project, error) {
+	load = withRemoteFlags(load)
 	if dir == "" {
 		wd, err := os.Getwd()
 		if err != nil {

@@ -80,9 +80,9 @@ Formats: ` + fmt.Sprint(formatters.Names()) + `.`,
 				}
 				streams = append(streams, envs)
 			}
-			envs, err := merge.Streams(streams...)
+			envs, err := merge.Named(from, streams)
 			if err != nil {
-				return &ExitError{Code: exitUsage, Err: fmt.Errorf("report: merge streams: %w", err)}
+				return &ExitError{Code: exitUsage, Err: fmt.Errorf("report: %w", err)}
 			}
 
 			cwd, err := os.Getwd()

@@ -50,6 +50,7 @@ or a script or extension that does not bundle or load; 130 interrupted.`,
 	fl.SetInterspersed(false)
 	fl.StringVarP(&configFile, "config", "c", "", "config file (default: ferridriver.toml/.yaml/.json in the current directory)")
 	fl.DurationVar(&timeout, "timeout", 0, "limit for the whole script, e.g. 30s (0: none)")
+	addRemoteFlags(fl)
 	rootCmd.AddCommand(cmd)
 }
 

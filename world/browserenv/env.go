@@ -294,7 +294,7 @@ func (w *worker) crashCheck(err error) error {
 		return nil
 	}
 	w.crashed = true
-	return fmt.Errorf("%w during this test case; it will be relaunched for the next one", world.ErrBrowserCrashed)
+	return s.LostError()
 }
 
 // failurePage is the page the failure screenshot shows: the one the user

@@ -19,6 +19,10 @@ type Options struct {
 	Browser        string
 	ExecutablePath string
 	Channel        string
+	// Remote is the remote browser's endpoint ([browser] connect or
+	// connectOverCDP), as it may be printed: when set, no local browser is
+	// needed and none is looked for.
+	Remote string
 	// WorkDir is the project directory whose .npmrc is read ("" = cwd).
 	WorkDir string
 	// Npm overrides the npm configuration read from the environment.
@@ -127,6 +131,8 @@ type Report struct {
 	// instead of Browser, if one is installed (nil otherwise, and when a
 	// browser was chosen by path or channel).
 	HeadlessShell *Browser
+	// Remote is Options.Remote: the browser is remote, none was looked for.
+	Remote string
 }
 
 // Run installs the driver if it is missing and checks for node and a
@@ -156,6 +162,10 @@ func Run(ctx context.Context, opts Options) *Report {
 	r.Node, r.NodeErr = FindNode()
 	if r.NodeErr == nil {
 		r.NodeErr = r.Node.LookupVersion(ctx)
+	}
+	if opts.Remote != "" {
+		r.Remote = opts.Remote
+		return r
 	}
 	q := BrowserQuery{Browser: opts.Browser, ExecutablePath: opts.ExecutablePath, Channel: opts.Channel}
 	r.Browser, r.BrowserErr = FindBrowser(q)
@@ -220,7 +230,9 @@ func (r *Report) WriteTo(w io.Writer) (int64, error) {
 		}
 		return desc
 	}
-	if r.Browser != nil {
+	if r.Remote != "" {
+		line("browser", nil, "remote, "+r.Remote+" ([browser] connect/connectOverCDP): no local browser needed")
+	} else if r.Browser != nil {
 		line("browser", nil, describe(r.Browser))
 	} else {
 		line("browser", r.BrowserErr, "")
