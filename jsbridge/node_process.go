@@ -220,15 +220,6 @@ func (vm *VM) installNodeGlobals() {
 	rt := vm.rt
 	g := rt.GlobalObject()
 	g.Set("global", g)
-	if HasPolyfills() {
-		// Failures here are bugs of the build; the modules report them.
-		if b, err := vm.polyfill("buffer"); err == nil {
-			g.Set("Buffer", b.ToObject(rt).Get("Buffer"))
-		}
-		if _, err := vm.polyfill("esBuiltins"); err != nil {
-			fmt.Fprintln(vm.opts.Stderr, "ferridriver:", err)
-		}
-	}
 	lazy := func(name string, get func() goja.Value) {
 		g.DefineAccessorProperty(name, rt.ToValue(func(goja.FunctionCall) goja.Value {
 			v := get()
@@ -238,6 +229,18 @@ func (vm *VM) installNodeGlobals() {
 			g.DefineDataProperty(name, call.Argument(0), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE)
 			return goja.Undefined()
 		}), goja.FLAG_TRUE, goja.FLAG_FALSE)
+	}
+	if HasPolyfills() {
+		// Loaded on first use, as the others below: most runs never
+		// touch them, and loading costs start-up time in every VM.
+		lazy("Buffer", func() goja.Value {
+			b, err := vm.polyfill("buffer")
+			if err != nil {
+				vm.Throw(err)
+			}
+			return b.ToObject(rt).Get("Buffer")
+		})
+		vm.installESBuiltins()
 	}
 	lazy("performance", func() goja.Value {
 		m, err := vm.require("node:perf_hooks")
@@ -319,4 +322,64 @@ func (vm *VM) exitRequested() error {
 		return nil
 	}
 	return err
+}
+
+// installESBuiltins puts a placeholder under each ECMAScript built-in that
+// goja lacks and core-js provides (tools/polyfills/entry.js,
+// esBuiltinNames): touching any of them removes every placeholder and
+// loads core-js, which installs the real ones. Failures are bugs of the
+// build: they are printed, and the names stay undefined.
+func (vm *VM) installESBuiltins() {
+	rt := vm.rt
+	p, err := vm.polyfills()
+	if err != nil {
+		return
+	}
+	type slot struct {
+		target *goja.Object
+		name   string
+	}
+	var slots []slot
+	var names []string
+	if err := rt.ExportTo(p.Get("esBuiltinNames"), &names); err != nil {
+		fmt.Fprintln(vm.opts.Stderr, "ferridriver: esBuiltinNames:", err)
+		return
+	}
+	for _, path := range names {
+		i := strings.LastIndexByte(path, '.')
+		target := rt.GlobalObject()
+		for _, part := range strings.Split(path[:i], ".") {
+			if target = target.Get(part).ToObject(rt); target == nil {
+				break
+			}
+		}
+		name := path[i+1:]
+		if target == nil || (target.Get(name) != nil && !goja.IsUndefined(target.Get(name))) {
+			continue
+		}
+		slots = append(slots, slot{target, name})
+	}
+	loaded := false
+	load := func() {
+		if loaded {
+			return
+		}
+		loaded = true
+		for _, s := range slots {
+			s.target.Delete(s.name)
+		}
+		if _, err := vm.polyfill("esBuiltins"); err != nil {
+			fmt.Fprintln(vm.opts.Stderr, "ferridriver:", err)
+		}
+	}
+	for _, s := range slots {
+		s.target.DefineAccessorProperty(s.name, rt.ToValue(func(goja.FunctionCall) goja.Value {
+			load()
+			return s.target.Get(s.name)
+		}), rt.ToValue(func(call goja.FunctionCall) goja.Value {
+			load()
+			s.target.Set(s.name, call.Argument(0))
+			return goja.Undefined()
+		}), goja.FLAG_TRUE, goja.FLAG_FALSE)
+	}
 }

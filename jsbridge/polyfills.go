@@ -8,96 +8,182 @@ import (
 	"sync"
 
 	"github.com/dop251/goja"
+
+	"github.com/ferridriver/ferridriver/internal/jspack"
 )
 
 // Node built-ins come from three places (docs/architecture.md): npm
-// polyfills bundled at build time (streams, events, util, assert, buffer,
+// polyfills packed at build time (streams, events, util, assert, buffer,
 // string_decoder, querystring, legacy url), Go for what touches the OS (fs,
 // zlib, child_process, the http client, os, crypto), and small JavaScript
 // glue in node/*.js that gives both Node's module shapes.
+//
+// The polyfills are a pack of CommonJS modules (internal/jspack), one per
+// file of the npm packages. A module is compiled the first time a VM
+// requires it (once per process, shared by the VMs) and evaluated once per
+// VM, so a run pays only for the modules its code uses: compiling all of
+// them took longer than the rest of a small suite's start-up.
 
-//go:generate go run ../tools/polyfills/gen.go -src ../tools/polyfills -out polyfills/polyfills.js
+//go:generate go run ../tools/polyfills/gen.go -src ../tools/polyfills -out polyfills/polyfills.pack
 
-// polyfillFS holds polyfills/polyfills.js when the build generated it (make
-// polyfills); the directory always holds its committed README, so a plain
-// `go build` compiles.
+// polyfillFS holds polyfills/polyfills.pack when the build generated it
+// (make polyfills); the directory always holds its committed README, so a
+// plain `go build` compiles.
 //
 //go:embed polyfills
 var polyfillFS embed.FS
 
-const polyfillsName = "<ferridriver>/polyfills.js"
+// polyfillsPrefix names the modules' sources in stack traces.
+const polyfillsPrefix = "<ferridriver>/polyfills/"
 
 // errNoPolyfills is what a module needing a polyfill throws in a binary
 // built without them.
-var errNoPolyfills = errors.New("this ferridriver was built without its Node polyfills (jsbridge/polyfills/polyfills.js, generated from tools/polyfills); build it with `make build`")
+var errNoPolyfills = errors.New("this ferridriver was built without its Node polyfills (jsbridge/polyfills/polyfills.pack, generated from tools/polyfills); build it with `make build`")
+
+// polyfillPack is the pack of one process: its modules and their programs,
+// each compiled on first use.
+type polyfillPack struct {
+	mods     []jspack.Module
+	programs []lazyProgram
+}
+
+type lazyProgram struct {
+	once sync.Once
+	prg  *goja.Program
+	err  error
+}
 
 var (
 	polyfillOnce sync.Once
-	polyfillPrg  *goja.Program
+	polyfillsP   *polyfillPack
 	polyfillErr  error
 )
 
-func compilePolyfills() (*goja.Program, error) {
-	polyfillOnce.Do(func() { polyfillPrg, polyfillErr = loadPolyfills(polyfillFS) })
-	return polyfillPrg, polyfillErr
+func loadedPolyfills() (*polyfillPack, error) {
+	polyfillOnce.Do(func() { polyfillsP, polyfillErr = loadPolyfills(polyfillFS) })
+	return polyfillsP, polyfillErr
 }
 
-// loadPolyfills compiles polyfills/polyfills.js of fsys; errNoPolyfills
-// when it is not there.
-func loadPolyfills(fsys fs.FS) (*goja.Program, error) {
-	src, err := fs.ReadFile(fsys, "polyfills/polyfills.js")
+// loadPolyfills reads polyfills/polyfills.pack of fsys (its index only:
+// nothing is compiled); errNoPolyfills when it is not there.
+func loadPolyfills(fsys fs.FS) (*polyfillPack, error) {
+	data, err := fs.ReadFile(fsys, "polyfills/polyfills.pack")
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, errNoPolyfills
 	}
 	if err != nil {
 		return nil, err
 	}
-	prg, err := goja.Compile(polyfillsName, string(src), false)
+	mods, err := jspack.Read(string(data))
 	if err != nil {
 		return nil, fmt.Errorf("ferridriver's Node polyfills: %w", err)
 	}
-	return prg, nil
+	return &polyfillPack{mods: mods, programs: make([]lazyProgram, len(mods))}, nil
+}
+
+// program returns module id's compiled function expression,
+// (function (exports, require, module) {...}), compiling it on first use.
+func (p *polyfillPack) program(id int) (*goja.Program, error) {
+	lp := &p.programs[id]
+	lp.once.Do(func() {
+		m := p.mods[id]
+		lp.prg, lp.err = goja.Compile(polyfillsPrefix+m.Name, "(function (exports, require, module) {"+m.Source+"\n})", false)
+	})
+	return lp.prg, lp.err
 }
 
 // HasPolyfills reports whether this binary embeds its Node polyfills.
 func HasPolyfills() bool {
-	_, err := compilePolyfills()
+	_, err := loadedPolyfills()
 	return err == nil
 }
 
 type polyfillsKey struct{}
 
-// polyfillState is a VM's instance of the polyfill bundle, or why it has
-// none.
+// polyfillState is a VM's instance of the pack: the module objects
+// required so far, by id.
 type polyfillState struct {
-	exports *goja.Object
+	pack    *polyfillPack
+	modules []*goja.Object
 	err     error
 }
 
-// polyfills returns the VM's instance of the polyfill bundle's exports (an
-// object of getters, one per package, each loading its package on first
-// use), evaluating the bundle on first call.
+// polyfills returns the VM's instance of the pack's entry (an object of
+// getters, one per package, each requiring its package on first use).
 func (vm *VM) polyfills() (*goja.Object, error) {
 	st := vm.Local(polyfillsKey{}, func() any {
-		prg, err := compilePolyfills()
+		p, err := loadedPolyfills()
 		if err != nil {
 			return &polyfillState{err: err}
 		}
-		v, err := vm.rt.RunProgram(prg)
-		if err != nil {
-			return &polyfillState{err: fmt.Errorf("ferridriver's Node polyfills: %w", vm.toJSError(err))}
-		}
-		fn, ok := goja.AssertFunction(v)
-		if !ok {
-			return &polyfillState{err: errors.New("ferridriver's Node polyfills: not a function")}
-		}
-		exp, err := fn(goja.Undefined())
-		if err != nil {
-			return &polyfillState{err: fmt.Errorf("ferridriver's Node polyfills: %w", vm.toJSError(err))}
-		}
-		return &polyfillState{exports: exp.ToObject(vm.rt)}
+		return &polyfillState{pack: p, modules: make([]*goja.Object, len(p.mods))}
 	}).(*polyfillState)
-	return st.exports, st.err
+	if st.err != nil {
+		return nil, st.err
+	}
+	exp, err := vm.requirePolyfill(st, 0)
+	if err != nil {
+		return nil, fmt.Errorf("ferridriver's Node polyfills: %w", err)
+	}
+	return exp.ToObject(vm.rt), nil
+}
+
+// requirePolyfill returns the exports of module id, evaluating it on first
+// use, as Node's require does (a module in a cycle sees the exports of
+// one still loading).
+func (vm *VM) requirePolyfill(st *polyfillState, id int) (goja.Value, error) {
+	if m := st.modules[id]; m != nil {
+		return m.Get("exports"), nil
+	}
+	rt := vm.rt
+	if mod := st.pack.mods[id]; mod.Kind == jspack.KindJSON {
+		parse, _ := goja.AssertFunction(rt.Get("JSON").ToObject(rt).Get("parse"))
+		v, err := parse(goja.Undefined(), rt.ToValue(mod.Source))
+		if err != nil {
+			return nil, err
+		}
+		module := rt.NewObject()
+		module.Set("exports", v)
+		st.modules[id] = module
+		return v, nil
+	}
+	prg, err := st.pack.program(id)
+	if err != nil {
+		return nil, err
+	}
+	module := rt.NewObject()
+	exports := rt.NewObject()
+	module.Set("exports", exports)
+	st.modules[id] = module
+	fail := func(err error) (goja.Value, error) {
+		st.modules[id] = nil
+		return nil, err
+	}
+	fn, err := rt.RunProgram(prg)
+	if err != nil {
+		return fail(err)
+	}
+	call, ok := goja.AssertFunction(fn)
+	if !ok {
+		return fail(fmt.Errorf("%s: not a function", st.pack.mods[id].Name))
+	}
+	requires := st.pack.mods[id].Requires
+	require := rt.ToValue(func(c goja.FunctionCall) goja.Value {
+		spec := c.Argument(0).String()
+		to, ok := requires[spec]
+		if !ok {
+			panic(vm.newError("Error", fmt.Sprintf("Cannot find module '%s' (ferridriver's Node polyfills)", spec), "MODULE_NOT_FOUND"))
+		}
+		v, err := vm.requirePolyfill(st, to)
+		if err != nil {
+			throwError(rt, err)
+		}
+		return v
+	})
+	if _, err := call(exports, exports, require, module); err != nil {
+		return fail(err)
+	}
+	return module.Get("exports"), nil
 }
 
 // polyfill returns the exports of one polyfill package ("stream",
@@ -113,4 +199,18 @@ func (vm *VM) polyfill(name string) (goja.Value, error) {
 		return nil, fmt.Errorf("ferridriver's Node polyfills: %s: %w", name, vm.toJSError(ex))
 	}
 	return v, nil
+}
+
+// throwError throws err from a native function: an exception or an
+// interrupt from JavaScript goes on as it is, anything else as an Error.
+func throwError(rt *goja.Runtime, err error) {
+	var exc *goja.Exception
+	if errors.As(err, &exc) {
+		panic(exc)
+	}
+	var intr *goja.InterruptedError
+	if errors.As(err, &intr) {
+		panic(intr)
+	}
+	panic(ErrorValue(rt, err))
 }

@@ -18,7 +18,9 @@ module.exports = {
   get whatwgURL() { return require('whatwg-url'); },
   get deepEqual() { return require('assert/build/internal/util/comparisons.js'); },
   // ECMAScript built-ins of Node 22 that goja lacks (core-js installs
-  // each on its global when required).
+  // each on its global when required). The VM puts a placeholder under
+  // each name of esBuiltinNames that requires them when first touched.
+  esBuiltinNames: ['String.prototype.isWellFormed', 'String.prototype.toWellFormed', 'Object.groupBy', 'Map.groupBy', 'Promise.withResolvers', 'Array.fromAsync'],
   get esBuiltins() {
     require('core-js/modules/es.string.is-well-formed.js');
     require('core-js/modules/es.string.to-well-formed.js');
