@@ -81,7 +81,10 @@ func (l *Library) Match(def int, text string) (args []jsbridge.StepArg, ok bool,
 	if def < 0 || def >= len(m.exprs) {
 		return nil, false, fmt.Errorf("runner: no step definition %d", def)
 	}
-	e := m.exprs[def]
+	e, err := m.expression(def)
+	if err != nil {
+		return nil, false, err
+	}
 	if e == nil {
 		return nil, false, l.undefinedParam(def)
 	}
@@ -107,7 +110,11 @@ func (l *Library) Regexp(def int) (*regexp.Regexp, error) {
 		return nil, fmt.Errorf("runner: no step definition %d", def)
 	}
 	d := m.defs[def]
-	switch e := m.exprs[def].(type) {
+	e, err := m.expression(def)
+	if err != nil {
+		return nil, err
+	}
+	switch e := e.(type) {
 	case nil:
 		return nil, l.undefinedParam(def)
 	case *cukexp.CucumberExpression:
@@ -142,7 +149,11 @@ func (l *Library) Regexp(def int) (*regexp.Regexp, error) {
 
 func (l *Library) undefinedParam(def int) error {
 	d := l.run.matcher.defs[def]
-	name := l.run.matcher.undefinedParams[def].Name
+	u, ok := l.run.matcher.undefinedParams[def]
+	if !ok {
+		return &DefinitionError{Source: d.Source, What: fmt.Sprintf("step %q", d.Pattern), Err: errors.New("the project replaces a parameter type it uses")}
+	}
+	name := u.Name
 	return &DefinitionError{Source: d.Source, What: fmt.Sprintf("step %q", d.Pattern), Err: fmt.Errorf("undefined parameter type {%s}", name)}
 }
 

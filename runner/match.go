@@ -21,7 +21,13 @@ import (
 type matcher struct {
 	params *cukexp.ParameterTypeRegistry
 	defs   []*jsbridge.StepDef
-	exprs  []expression // nil where the expression uses an undefined parameter type
+	// exprs are the definitions' expressions: the project's compiled at
+	// once (a bad one is a load error), the built-in library's when a text
+	// could first match them (its expressions are tested). Nil where the
+	// expression uses an undefined parameter type.
+	exprs []lazyExpression
+	// index finds the definitions a text could match (prefix.go).
+	index prefixIndex
 	// byRegexp is every parameter type by the source of each of its
 	// regular expressions, best first, for RegExp groups (cucumber-js's
 	// lookupByRegexp).
@@ -49,6 +55,26 @@ type matcher struct {
 	builtins    []builtinTokens
 }
 
+// lazyExpression is a definition's expression, compiled on first use.
+type lazyExpression struct {
+	once    sync.Once
+	compile func() (expression, error)
+	e       expression
+	err     error
+}
+
+// expression returns definition i's expression (nil when it names an
+// undefined parameter type), compiling it on first use.
+func (m *matcher) expression(i int) (expression, error) {
+	l := &m.exprs[i]
+	l.once.Do(func() {
+		if l.compile != nil {
+			l.e, l.err = l.compile()
+		}
+	})
+	return l.e, l.err
+}
+
 // stepMatch is one definition matching a step's text.
 type stepMatch struct {
 	def  int
@@ -71,7 +97,7 @@ func newMatcher(reg *jsbridge.Registry) (*matcher, error) {
 	m := &matcher{
 		params:          cukexp.NewParameterTypeRegistry(),
 		defs:            reg.Steps,
-		exprs:           make([]expression, len(reg.Steps)),
+		exprs:           make([]lazyExpression, len(reg.Steps)),
 		byRegexp:        map[string][]*cukexp.ParameterType{},
 		jsParams:        map[string]jsParam{},
 		undefinedParams: map[int]*messages.UndefinedParameterType{},
@@ -137,30 +163,64 @@ func newMatcher(reg *jsbridge.Registry) (*matcher, error) {
 		}
 	}
 	for i, d := range reg.Steps {
-		if d.IsRegexp {
-			re, err := compileJSRegexp(d.Pattern, d.Flags)
+		compile := func() (expression, error) { return m.compile(d) }
+		if d.Source.IsLibrary() && !d.IsRegexp {
+			// Checked without compiling: only what could match is.
+			if undefinedParamName(d.Pattern, m.params) != "" {
+				if len(m.shadowed) > 0 {
+					m.unavailable[i] = true
+				} else {
+					m.undefinedParams[i] = &messages.UndefinedParameterType{Name: undefinedParamName(d.Pattern, m.params), Expression: d.Pattern}
+				}
+				continue
+			}
+			m.exprs[i].compile = compile
+		} else {
+			expr, err := compile()
 			if err != nil {
-				return nil, &DefinitionError{Source: d.Source, What: fmt.Sprintf("step /%s/%s", d.Pattern, d.Flags), Err: err}
+				var undef *cukexp.UndefinedParameterTypeError
+				if errors.As(err, &undef) && d.Source.IsLibrary() && len(m.shadowed) > 0 {
+					m.unavailable[i] = true
+					continue
+				}
+				if errors.As(err, &undef) {
+					m.undefinedParams[i] = &messages.UndefinedParameterType{Name: undefinedParamName(d.Pattern, m.params), Expression: d.Pattern}
+					continue
+				}
+				return nil, err
 			}
-			m.exprs[i] = &jsExpression{re: re, m: m}
-			continue
+			m.exprs[i].e = expr
+			m.exprs[i].once.Do(func() {})
 		}
-		expr, err := m.cucumberExpression(d.Pattern)
-		if err != nil {
-			var undef *cukexp.UndefinedParameterTypeError
-			if errors.As(err, &undef) && d.Source.IsLibrary() && len(m.shadowed) > 0 {
-				m.unavailable[i] = true
-				continue
-			}
-			if errors.As(err, &undef) {
-				m.undefinedParams[i] = &messages.UndefinedParameterType{Name: undefinedParamName(d.Pattern, m.params), Expression: d.Pattern}
-				continue
-			}
-			return nil, &DefinitionError{Source: d.Source, What: fmt.Sprintf("step %q", d.Pattern), Err: err}
+		prefix := regexpPrefix(d.Pattern, d.Flags)
+		if !d.IsRegexp {
+			prefix = cucumberPrefix(d.Pattern)
 		}
-		m.exprs[i] = expr
+		m.index.add(prefix, i)
 	}
 	return m, nil
+}
+
+// compile compiles a definition's expression; a malformed one is a
+// DefinitionError at its source, an undefined parameter type the
+// UndefinedParameterTypeError of the Cucumber Expressions library.
+func (m *matcher) compile(d *jsbridge.StepDef) (expression, error) {
+	if d.IsRegexp {
+		re, err := compileJSRegexp(d.Pattern, d.Flags)
+		if err != nil {
+			return nil, &DefinitionError{Source: d.Source, What: fmt.Sprintf("step /%s/%s", d.Pattern, d.Flags), Err: err}
+		}
+		return &jsExpression{re: re, m: m}, nil
+	}
+	expr, err := m.cucumberExpression(d.Pattern)
+	if err != nil {
+		var undef *cukexp.UndefinedParameterTypeError
+		if errors.As(err, &undef) {
+			return nil, err
+		}
+		return nil, &DefinitionError{Source: d.Source, What: fmt.Sprintf("step %q", d.Pattern), Err: err}
+	}
+	return expr, nil
 }
 
 // shadowedNote says which built-in parameter types the project replaced
@@ -291,7 +351,11 @@ func (m *matcher) match(text string) ([]stepMatch, error) {
 	}
 	m.mu.Unlock()
 	var out []stepMatch
-	for i, e := range m.exprs {
+	for _, i := range m.index.candidates(text) {
+		e, err := m.expression(i)
+		if err != nil {
+			return nil, err
+		}
 		if e == nil {
 			continue
 		}
