@@ -29,6 +29,11 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, "building ferridriver:", err)
 		os.Exit(1)
 	}
+	// The runs' cache of bundles is the tests' own, so that they see a
+	// cold cache first and leave nothing in the user's.
+	if os.Getenv("FERRIDRIVER_BUNDLE_CACHE") == "" {
+		os.Setenv("FERRIDRIVER_BUNDLE_CACHE", filepath.Join(dir, "bundles"))
+	}
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)

@@ -1,6 +1,8 @@
 package jsbridge
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io/fs"
@@ -10,6 +12,9 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
 
 	"github.com/bmatcuk/doublestar/v4"
 	"github.com/dop251/goja"
@@ -47,6 +52,8 @@ type BundleOptions struct {
 	// Library is compiled into the binary (the built-in step library) and
 	// bundled before Entries; nil for none.
 	Library *Library
+	// Cache keeps esbuild's output between runs; nil for none.
+	Cache *Cache
 }
 
 // Library is a set of JS/TS sources held in memory: the built-in step
@@ -92,11 +99,48 @@ const bundlePrefix = "(async function () {"
 // Build bundles the entries with esbuild (TypeScript, JSX, relative imports,
 // node_modules) and compiles the result for goja. Imports of builtin modules
 // (@cucumber/cucumber, node:fs, ...) resolve to the VM's implementations.
+// With a Cache, esbuild's output of an earlier build of the same inputs is
+// reused.
 func Build(opts BundleOptions) (*Bundle, error) {
 	dir, err := filepath.Abs(opts.Dir)
 	if err != nil {
 		return nil, err
 	}
+	entries := make([]string, len(opts.Entries))
+	for i, e := range opts.Entries {
+		if entries[i], err = filepath.Abs(e); err != nil {
+			return nil, err
+		}
+	}
+	var key string
+	if opts.Cache != nil {
+		if key, err = bundleKey(opts, dir, entries); err != nil {
+			return nil, err
+		}
+		if code, smap, ok := opts.Cache.loadBundle(key); ok {
+			return compileBundle(code, smap, opts.Entries, dir)
+		}
+	}
+	start := time.Now()
+	code, smap, metafile, read, err := bundle(opts, dir, entries)
+	if err != nil {
+		return nil, err
+	}
+	b, err := compileBundle(code, smap, opts.Entries, dir)
+	if err != nil {
+		return nil, err
+	}
+	if opts.Cache != nil {
+		if inputs, err := inputFiles(metafile, dir); err == nil {
+			opts.Cache.storeBundle(key, start, inputs, read, code, smap)
+		}
+	}
+	return b, nil
+}
+
+// bundle runs esbuild: the bundle's code and source map, its metafile, and
+// the SHA-256 of the contents of every file the plugin loaded, by path.
+func bundle(opts BundleOptions, dir string, entries []string) (code, smap []byte, metafile string, read map[string]string, err error) {
 	var entry strings.Builder
 	if l := opts.Library; l != nil {
 		for _, e := range l.Entries {
@@ -104,14 +148,12 @@ func Build(opts BundleOptions) (*Bundle, error) {
 			fmt.Fprintf(&entry, "import %s;\n", q)
 		}
 	}
-	for _, e := range opts.Entries {
-		abs, err := filepath.Abs(e)
-		if err != nil {
-			return nil, err
-		}
+	for _, abs := range entries {
 		q, _ := json.Marshal(abs)
 		fmt.Fprintf(&entry, "import %s;\n", q)
 	}
+	esbuildRuns.Add(1)
+	reads := &readSums{sums: map[string]string{}}
 	res := api.Build(api.BuildOptions{
 		Stdin: &api.StdinOptions{
 			Contents:   entry.String(),
@@ -121,6 +163,7 @@ func Build(opts BundleOptions) (*Bundle, error) {
 		},
 		Bundle:     true,
 		Write:      false,
+		Metafile:   opts.Cache != nil,
 		Outfile:    filepath.Join(dir, bundleName),
 		Format:     api.FormatESModule,
 		Platform:   api.PlatformNeutral,
@@ -134,13 +177,12 @@ func Build(opts BundleOptions) (*Bundle, error) {
 		LogLevel:       api.LogLevelSilent,
 		Charset:        api.CharsetUTF8,
 		KeepNames:      true,
-		Plugins:        []api.Plugin{builtinPlugin(dir, opts.Alias, opts.Library)},
+		Plugins:        []api.Plugin{builtinPlugin(dir, opts.Alias, opts.Library, reads)},
 		AbsWorkingDir:  dir,
 	})
 	if len(res.Errors) > 0 {
-		return nil, &BundleError{Messages: formatMessages(res.Errors, dir)}
+		return nil, nil, "", nil, &BundleError{Messages: formatMessages(res.Errors, dir)}
 	}
-	var code, smap []byte
 	for _, f := range res.OutputFiles {
 		switch {
 		case strings.HasSuffix(f.Path, ".map"):
@@ -149,6 +191,29 @@ func Build(opts BundleOptions) (*Bundle, error) {
 			code = f.Contents
 		}
 	}
+	return code, smap, res.Metafile, reads.sums, nil
+}
+
+// esbuildRuns counts the bundles esbuild built (what the cache saves).
+var esbuildRuns atomic.Int64
+
+// readSums collects the SHA-256 of the files the plugin loads (esbuild
+// calls it from several goroutines).
+type readSums struct {
+	mu   sync.Mutex
+	sums map[string]string
+}
+
+func (r *readSums) add(p string, data []byte) {
+	sum := sha256.Sum256(data)
+	r.mu.Lock()
+	r.sums[filepath.Clean(p)] = hex.EncodeToString(sum[:])
+	r.mu.Unlock()
+}
+
+// compileBundle compiles esbuild's output for goja, as the body of an
+// async function whose source map is smap.
+func compileBundle(code, smap []byte, entries []string, dir string) (*Bundle, error) {
 	src := bundlePrefix + string(code) + "\n//# sourceMappingURL=" + bundleName + ".map\n})"
 	ast, err := goja.Parse(bundleName, src, parser.WithSourceMapLoader(func(string) ([]byte, error) { return smap, nil }))
 	if err != nil {
@@ -158,7 +223,7 @@ func Build(opts BundleOptions) (*Bundle, error) {
 	if err != nil {
 		return nil, &BundleError{Messages: []string{"compile bundle: " + err.Error()}}
 	}
-	return &Bundle{Program: prg, Code: src, Map: smap, Entries: opts.Entries, Dir: dir}, nil
+	return &Bundle{Program: prg, Code: src, Map: smap, Entries: entries, Dir: dir}, nil
 }
 
 func formatMessages(msgs []api.Message, dir string) []string {
@@ -232,7 +297,7 @@ const libraryNamespace = "ferridriver"
 // builtinPlugin resolves builtin modules, aliases and the library's files,
 // and gives each file its own import.meta.dirname / __dirname, which one
 // bundle otherwise loses.
-func builtinPlugin(dir string, alias map[string]string, lib *Library) api.Plugin {
+func builtinPlugin(dir string, alias map[string]string, lib *Library, reads *readSums) api.Plugin {
 	return api.Plugin{
 		Name: "ferridriver",
 		Setup: func(build api.PluginBuild) {
@@ -294,6 +359,7 @@ func builtinPlugin(dir string, alias map[string]string, lib *Library) api.Plugin
 				if err != nil {
 					return api.OnLoadResult{}, err
 				}
+				reads.add(args.Path, data)
 				contents := gojacompat.Rewrite(withFileLocals(string(data), args.Path))
 				return api.OnLoadResult{Contents: &contents, Loader: loaderFor(args.Path)}, nil
 			})

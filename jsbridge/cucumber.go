@@ -567,6 +567,9 @@ type Outcome struct {
 // arg is the step's doc string or data table (nil when it has none).
 func (vm *VM) RunStep(def *StepDef, world *goja.Object, args []StepArg, arg *messages.PickleStepArgument, timeout time.Duration) Outcome {
 	rt := vm.rt
+	if def.stub {
+		return vm.outcomeOf(nil, errStub)
+	}
 	vals := make([]goja.Value, 0, len(args)+2)
 	for _, a := range args {
 		v, err := vm.transform(a, world, timeout)
@@ -602,6 +605,9 @@ type HookArg struct {
 // RunHook invokes a hook. this is the World for test-case and step hooks,
 // RunHookThis() for BeforeAll/AfterAll (arg nil).
 func (vm *VM) RunHook(h *HookDef, this *goja.Object, arg *HookArg, timeout time.Duration) Outcome {
+	if h.stub {
+		return vm.outcomeOf(nil, errStub)
+	}
 	var vals []goja.Value
 	if arg != nil {
 		vals = append(vals, vm.hookArgValue(h.Kind, arg))
@@ -763,6 +769,9 @@ func (vm *VM) transform(a StepArg, world *goja.Object, timeout time.Duration) (g
 	for _, p := range slices.Backward(vm.registry.ParamTypes) {
 		if p.Name != a.ParamType {
 			continue
+		}
+		if p.stub {
+			return nil, errStub
 		}
 		vals := make([]goja.Value, len(a.Values))
 		for i, v := range a.Values {

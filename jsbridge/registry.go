@@ -38,7 +38,7 @@ type StepDef struct {
 	Flags    string
 	// Timeout overrides the default timeout when non-zero; negative means none.
 	Timeout        time.Duration
-	WrapperOptions goja.Value
+	WrapperOptions goja.Value `json:"-"`
 	Source         SourceRef
 	// Description and Examples document the step for `ferridriver steps`
 	// (options {description, example}; example may be a list).
@@ -48,6 +48,7 @@ type StepDef struct {
 	fn       goja.Callable
 	fnValue  goja.Value
 	fnLength int
+	stub     bool // see LibraryIndex
 }
 
 // HookKind says when a hook runs.
@@ -79,6 +80,7 @@ type HookDef struct {
 	fn       goja.Callable
 	fnValue  goja.Value
 	fnLength int
+	stub     bool // see LibraryIndex
 }
 
 // ParamTypeDef is a parameter type registered with defineParameterType.
@@ -90,6 +92,7 @@ type ParamTypeDef struct {
 	Source               SourceRef
 
 	transformer goja.Callable // nil: the matched string(s) as is
+	stub        bool          // see LibraryIndex
 }
 
 // DefKind is the kind of an entry of Registry.Order.
@@ -173,6 +176,9 @@ func (r *Registry) finish() error {
 		return c, w, nil
 	}
 	for _, s := range r.Steps {
+		if s.stub {
+			continue
+		}
 		opts := s.WrapperOptions
 		if opts == nil {
 			opts = goja.Undefined()
@@ -184,7 +190,7 @@ func (r *Registry) finish() error {
 		s.fn, s.fnValue = c, v
 	}
 	for _, h := range r.Hooks {
-		if h.Kind == BeforeAll || h.Kind == AfterAll {
+		if h.Kind == BeforeAll || h.Kind == AfterAll || h.stub {
 			continue // cucumber-js wraps step definitions and test case/step hooks only
 		}
 		c, v, err := wrap(h.fnValue, goja.Undefined())

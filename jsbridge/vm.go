@@ -53,6 +53,10 @@ type VMOptions struct {
 	// LoadTimeout bounds the evaluation of the bundle's top level
 	// (top-level await included). Zero means 60 s.
 	LoadTimeout time.Duration
+	// Stubs are the definitions of a library that is not loaded: the
+	// registry starts with them, without their functions (see
+	// LibraryIndex). Nil for none.
+	Stubs *LibraryIndex
 }
 
 // VM is one goja runtime with its event loop, the builtin modules and the
@@ -187,6 +191,9 @@ func NewVM(b *Bundle, opts VMOptions) (*VM, error) {
 	rt := goja.New()
 	rt.SetFieldNameMapper(goja.UncapFieldNameMapper())
 	vm := &VM{rt: rt, opts: opts, dir: opts.Dir, modules: map[string]goja.Value{}, locals: map[any]any{}, registry: newRegistry()}
+	if opts.Stubs != nil {
+		vm.registry.preset(opts.Stubs)
+	}
 	rt.SetPromiseRejectionTracker(vm.trackRejection)
 	if b != nil && vm.dir == "" {
 		vm.dir = b.Dir

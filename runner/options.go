@@ -80,6 +80,11 @@ type Options struct {
 	Stdout, Stderr io.Writer
 	// Environment plugs a test environment (the browser) into the workers.
 	Environment Environment
+	// Cache keeps bundles between runs and what the built-in library
+	// registers, so that a run whose features use none of the library's
+	// steps does not load it (see lazylib.go); nil for none: the library
+	// is then always loaded.
+	Cache *jsbridge.Cache
 }
 
 // Environment gives each worker what its test cases need beyond the JS

@@ -204,7 +204,8 @@ func (r *Run) plan(pickles []selectedPickle) error {
 			addHook(h)
 		}
 		for _, h := range reg.Hooks {
-			if !r.hookApplies(h, tags) {
+			if h.IsStub() || !r.hookApplies(h, tags) {
+				// A library that is not loaded has no step hooks to run.
 				continue
 			}
 			switch h.Kind {

@@ -26,8 +26,11 @@ var Version = "0.1.0-dev"
 // matched, test cases planned. Nothing has been emitted yet, so a run that
 // fails to prepare leaves no partial report behind.
 type Run struct {
-	opts     Options
-	bundle   *jsbridge.Bundle
+	opts   Options
+	bundle *jsbridge.Bundle
+	// stubs are the library's definitions when it is not loaded (nil when
+	// it is, or when there is none).
+	stubs    *jsbridge.LibraryIndex
 	vm0      *jsbridge.VM
 	features []*feature
 	// inRun are the features with test cases in the whole run, before
@@ -125,7 +128,21 @@ func Prepare(opts Options) (*Run, error) {
 		parsedCh <- parsed{fs, err}
 	}()
 
-	if err := r.load(); err != nil {
+	// Without the library's index, the bundle loads while the features
+	// parse; with it, the project's code bundles, and what loads depends
+	// on the features (lazylib.go).
+	stubs := libraryIndex(opts)
+	var projectBundle *jsbridge.Bundle
+	if stubs != nil {
+		o := opts
+		o.Library = nil
+		b, err := bundle(o)
+		if err != nil {
+			<-parsedCh
+			return nil, err
+		}
+		projectBundle = b
+	} else if err := r.load(); err != nil {
 		<-parsedCh
 		return nil, err
 	}
@@ -134,9 +151,6 @@ func Prepare(opts Options) (*Run, error) {
 		return nil, p.err
 	}
 	r.features = p.features
-	if err := r.define(); err != nil {
-		return nil, err
-	}
 
 	var selected []selectedPickle
 	for fi, f := range r.features {
@@ -159,6 +173,24 @@ func Prepare(opts Options) (*Run, error) {
 		}
 	}
 	selected = kept
+	if stubs != nil {
+		need, err := libraryNeeded(stubs, projectBundle, selected, opts.DryRun)
+		if err != nil {
+			return nil, err
+		}
+		if need {
+			err = r.load()
+		} else {
+			r.stubs = stubs
+			err = r.loadBundle(projectBundle)
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	if err := r.define(); err != nil {
+		return nil, err
+	}
 	switch kind {
 	case "reverse":
 		for i, j := 0, len(selected)-1; i < j; i, j = i+1, j-1 {
@@ -269,7 +301,7 @@ func bundle(opts Options) (*jsbridge.Bundle, error) {
 	entries := append(steps, exts...)
 	sort.Strings(entries)
 	entries = dedupe(entries)
-	return jsbridge.Build(jsbridge.BundleOptions{Entries: entries, Dir: opts.Dir, Alias: opts.Alias, Library: opts.Library})
+	return jsbridge.Build(jsbridge.BundleOptions{Entries: entries, Dir: opts.Dir, Alias: opts.Alias, Library: opts.Library, Cache: opts.Cache})
 }
 
 func dedupe(sorted []string) []string {
@@ -283,12 +315,14 @@ func dedupe(sorted []string) []string {
 }
 
 func (r *Run) newVM(worker int) (*jsbridge.VM, error) {
-	return newVM(r.opts, r.bundle, worker, r.commands)
+	return newVM(r.opts, r.bundle, r.stubs, worker, r.commands)
 }
 
-// newVM evaluates b in a new VM of worker, as opts configure it.
-func newVM(opts Options, b *jsbridge.Bundle, worker int, commands *capability.Session) (*jsbridge.VM, error) {
+// newVM evaluates b in a new VM of worker, as opts configure it, its
+// registry starting with stubs when the library is not loaded.
+func newVM(opts Options, b *jsbridge.Bundle, stubs *jsbridge.LibraryIndex, worker int, commands *capability.Session) (*jsbridge.VM, error) {
 	vm, err := jsbridge.NewVM(b, jsbridge.VMOptions{
+		Stubs:           stubs,
 		Host:            jsbridge.HostBDD,
 		Dir:             opts.Dir,
 		Env:             opts.Env,

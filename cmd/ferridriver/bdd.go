@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"runtime/debug"
 	"sync"
 	"syscall"
@@ -20,6 +22,7 @@ import (
 	"github.com/ferridriver/ferridriver/jsbridge"
 	"github.com/ferridriver/ferridriver/runner"
 	"github.com/ferridriver/ferridriver/steps"
+	"github.com/ferridriver/ferridriver/world/install"
 	"github.com/ferridriver/ferridriver/world/webserver"
 )
 
@@ -121,6 +124,7 @@ func runBDD(cmd *cobra.Command, args []string, f *bddFlags) error {
 		}
 	}
 	opts.Env, opts.ScriptCommands = p.env, p.scriptCommands
+	opts.Cache = bundleCache(cmd.ErrOrStderr())
 	stderr := cmd.ErrOrStderr()
 	stdout := cmd.OutOrStdout()
 	opts.Stdout, opts.Stderr = stdout, stderr
@@ -409,3 +413,31 @@ func startupGC() (done func()) {
 // startupMemoryLimit bounds the heap while the collector is off at
 // start-up: reaching it collects as usual.
 const startupMemoryLimit = 256 << 20
+
+// envBundleCache is the directory of the cache of bundles (default: the
+// bundles directory of ferridriver's cache directory), or "off".
+const envBundleCache = "FERRIDRIVER_BUNDLE_CACHE"
+
+// bundleCache is the cache of bundles and of the built-in library's index
+// (docs/cli.md); nil when turned off. A cache that cannot be created is
+// said once, and the run goes on without it.
+func bundleCache(stderr io.Writer) *jsbridge.Cache {
+	dir := os.Getenv(envBundleCache)
+	switch dir {
+	case "off", "0", "false":
+		return nil
+	case "":
+		root, err := install.CacheDir("")
+		if err != nil {
+			fmt.Fprintf(stderr, "ferridriver: running without the bundle cache: %v\n", err)
+			return nil
+		}
+		dir = filepath.Join(root, "bundles")
+	}
+	c, err := jsbridge.OpenCache(dir)
+	if err != nil {
+		fmt.Fprintf(stderr, "ferridriver: running without the bundle cache: %v\n", err)
+		return nil
+	}
+	return c
+}

@@ -1,0 +1,156 @@
+package runner
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/ferridriver/ferridriver/jsbridge"
+	"github.com/ferridriver/ferridriver/messages"
+)
+
+// lazyLibrary is a built-in library as the runner sees it: parameter
+// types, steps, a step hook, and a line printed when it loads.
+func lazyLibrary(extra string) *jsbridge.Library {
+	return &jsbridge.Library{Name: "steps", Entries: []string{"index.ts"}, FS: fstest.MapFS{"index.ts": {Data: []byte(`
+import { When, Then, BeforeStep, defineParameterType } from '@cucumber/cucumber'
+console.log('library loaded')
+defineParameterType({ name: 'color', regexp: /red|green/, transformer: (s: string) => s.toUpperCase() })
+let seen = 0
+BeforeStep(function () { seen++ })
+When('I paint it {color}', function (this: any, c: string) { this.painted = c })
+Then('the library saw {int} step(s)', function (n: number) { if (seen !== n) throw new Error('saw ' + seen) })
+` + extra)}}}
+}
+
+const lazyProjectSteps = `import { Given, Then } from '@cucumber/cucumber'
+Given('a thing', function () {})
+Then('it is painted {word}', function (this: any, c: string) { if (this.painted !== c) throw new Error('painted ' + this.painted) })
+`
+
+// definitions lists the definitions a stream reports, with their sources.
+func definitions(envs []*messages.Envelope) []string {
+	var out []string
+	for _, e := range envs {
+		switch {
+		case e.StepDefinition != nil:
+			out = append(out, fmt.Sprintf("step %s %s:%d", e.StepDefinition.Pattern.Source, *e.StepDefinition.SourceReference.URI, e.StepDefinition.SourceReference.Location.Line))
+		case e.ParameterType != nil:
+			out = append(out, fmt.Sprintf("type %s %v", e.ParameterType.Name, e.ParameterType.RegularExpressions))
+		case e.Hook != nil:
+			out = append(out, fmt.Sprintf("hook %s %s:%d", *e.Hook.Type, *e.Hook.SourceReference.URI, e.Hook.SourceReference.Location.Line))
+		}
+	}
+	return out
+}
+
+func snippets(e *messages.Envelope) string {
+	var out []string
+	for _, s := range e.Suggestion.Snippets {
+		out = append(out, s.Language+": "+s.Code)
+	}
+	return strings.Join(out, "\n")
+}
+
+// A run whose features use none of the library's steps does not load the
+// library, yet reports the same definitions as a run that loads it; a run
+// that could use it (a library step, a project step with a library
+// parameter type) loads it before the project's code, and its step hook
+// runs. A library with a test-case hook always loads.
+func TestLibraryLoadsOnlyWhenUsed(t *testing.T) {
+	cache, err := jsbridge.OpenCache(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name     string
+		feature  string
+		steps    string
+		library  string
+		dryRun   bool
+		loaded   bool
+		statuses string
+	}{
+		{name: "project steps only", feature: "Given a thing", loaded: false, statuses: "PASSED"},
+		{name: "a library step", feature: "Given a thing\nWhen I paint it red\nThen it is painted RED\nAnd the library saw 4 steps", loaded: true, statuses: "PASSED PASSED PASSED PASSED"},
+		{name: "a library parameter type", feature: "Given a red thing", steps: "Given('a {color} thing', function (c: string) { if (c !== 'RED') throw new Error(c) })\n", loaded: true, statuses: "PASSED"},
+		{name: "an undefined step", feature: "When I paint it blue", loaded: false, statuses: "UNDEFINED"},
+		{name: "a dry run", feature: "When I paint it red", dryRun: true, loaded: false, statuses: "SKIPPED"},
+		{name: "a library with a Before hook", feature: "Given a thing", library: "import { Before } from '@cucumber/cucumber'\nBefore(function () {})\n", loaded: true, statuses: "PASSED PASSED"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			files := map[string]string{
+				"features/a.feature": "Feature: f\n  Scenario: s\n    " + strings.ReplaceAll(tc.feature, "\n", "\n    ") + "\n",
+				"steps/project.ts":   lazyProjectSteps + tc.steps,
+			}
+			lib := lazyLibrary(tc.library)
+			lazy := newSuite(t, files)
+			r, err := lazy.prepare(Options{Library: lib, Cache: cache, DryRun: tc.dryRun})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if stubbed := r.stubs != nil; stubbed == tc.loaded {
+				t.Errorf("library stubbed: %v, want loaded: %v", stubbed, tc.loaded)
+			}
+			if reg := r.vm0.Registry(); reg.Steps[0].IsStub() == tc.loaded {
+				t.Errorf("the registry's first step is a stub: %v", reg.Steps[0].IsStub())
+			}
+			lazy.res = r.Execute(t.Context(), SinkFunc(func(e *messages.Envelope) { lazy.envs = append(lazy.envs, e) }))
+			if got := strings.Join(lazy.statuses(), "|"); got != tc.statuses {
+				t.Errorf("statuses %q, want %q\n%s", got, tc.statuses, lazy.stderr.String())
+			}
+			if printed := strings.Count(lazy.stdout.String(), "library loaded"); printed != map[bool]int{true: 1}[tc.loaded] {
+				t.Errorf("the library printed %d times:\n%s", printed, lazy.stdout.String())
+			}
+			// The same run without the cache loads the library: the
+			// definitions reported are the same.
+			eager := newSuite(t, files).run(Options{Library: lib, DryRun: tc.dryRun})
+			if got, want := definitions(lazy.envs), definitions(eager.envs); !slices.Equal(got, want) {
+				t.Errorf("definitions\n got %q\nwant %q", got, want)
+			}
+			if got, want := len(lazy.of("suggestion")), len(eager.of("suggestion")); got != want {
+				t.Errorf("%d suggestions, want %d", got, want)
+			} else if got > 0 {
+				if got, want := snippets(lazy.of("suggestion")[0]), snippets(eager.of("suggestion")[0]); got != want || !strings.Contains(got, "Built-in step: I paint it {color}") {
+					t.Errorf("suggestions\n got %s\nwant %s", got, want)
+				}
+			}
+		})
+	}
+}
+
+// With several workers, every worker's VM starts with the same stubs.
+func TestLibraryStubsInEveryWorker(t *testing.T) {
+	cache, err := jsbridge.OpenCache(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := newSuite(t, map[string]string{
+		"features/a.feature": "Feature: f\n  Scenario: a\n    Given a thing\n  Scenario: b\n    Given a thing\n  Scenario: c\n    Given a thing\n",
+		"steps/project.ts":   lazyProjectSteps,
+	}).run(Options{Library: lazyLibrary(""), Cache: cache, Parallel: 3})
+	if !s.res.Success || s.stdout.Len() > 0 {
+		t.Errorf("success %v, printed %q\n%s", s.res.Success, s.stdout.String(), s.stderr.String())
+	}
+}
+
+// A stub that runs anyway (a bug of the decision) fails its step with a
+// clear error, never passes silently.
+func TestLibraryStubFails(t *testing.T) {
+	x := &jsbridge.LibraryIndex{Steps: []jsbridge.StepDef{{Keyword: "When", Pattern: "stub", Source: jsbridge.SourceRef{URI: "ferridriver:steps/x.ts", Line: 1}}}, Order: []jsbridge.Def{{Kind: jsbridge.DefStep}}}
+	vm, err := jsbridge.NewVM(nil, jsbridge.VMOptions{Stubs: x})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer vm.Close()
+	world, err := vm.NewWorld()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := vm.RunStep(vm.Registry().Steps[0], world, nil, nil, 0)
+	if out.Status != messages.TestStepResultStatusFailed || out.Err == nil || !strings.Contains(out.Err.Error(), "did not load its built-in step library") {
+		t.Errorf("a stub ran: %v %v", out.Status, out.Err)
+	}
+}
