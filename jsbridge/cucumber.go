@@ -508,6 +508,17 @@ func (vm *VM) NewWorld() (*goja.Object, error) {
 	return w, nil
 }
 
+// DefaultWorldPrototype returns the prototype of every World this VM
+// constructs when its code set no World constructor (nil when it did): a
+// property defined there once is every World's, which costs less than
+// decorating each World with a hook. Call it after the bundle loaded.
+func (vm *VM) DefaultWorldPrototype() *goja.Object {
+	if vm.registry.worldCtor != nil {
+		return nil
+	}
+	return vm.prelude.Get("World").ToObject(vm.rt).Get("prototype").ToObject(vm.rt)
+}
+
 // RunHookThis is `this` of BeforeAll/AfterAll hooks: attach, log, link and
 // the world parameters.
 func (vm *VM) RunHookThis() *goja.Object {

@@ -1,9 +1,11 @@
 package jsbridge
 
 import (
+	"bytes"
 	"embed"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"sync"
 
@@ -40,9 +42,10 @@ const polyfillsPrefix = "<ferridriver>/polyfills/"
 // built without them.
 var errNoPolyfills = errors.New("this ferridriver was built without its Node polyfills (jsbridge/polyfills/polyfills.pack, generated from tools/polyfills); build it with `make build`")
 
-// polyfillPack is the pack of one process: its modules and their programs,
-// each compiled on first use.
+// polyfillPack is the pack of one process: its index, and each module's
+// program, compiled on first use from its source, read then.
 type polyfillPack struct {
+	pack     *jspack.Pack
 	mods     []jspack.Module
 	programs []lazyProgram
 }
@@ -64,30 +67,50 @@ func loadedPolyfills() (*polyfillPack, error) {
 	return polyfillsP, polyfillErr
 }
 
-// loadPolyfills reads polyfills/polyfills.pack of fsys (its index only:
-// nothing is compiled); errNoPolyfills when it is not there.
+// loadPolyfills reads the index of polyfills/polyfills.pack of fsys (the
+// sources are read when compiled); errNoPolyfills when it is not there.
 func loadPolyfills(fsys fs.FS) (*polyfillPack, error) {
-	data, err := fs.ReadFile(fsys, "polyfills/polyfills.pack")
+	f, err := fsys.Open("polyfills/polyfills.pack")
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, errNoPolyfills
 	}
 	if err != nil {
 		return nil, err
 	}
-	mods, err := jspack.Read(string(data))
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	r, ok := f.(io.ReaderAt)
+	if !ok {
+		// An embed.FS file reads at offsets; another FS may not.
+		data, err := io.ReadAll(f)
+		if err != nil {
+			return nil, err
+		}
+		r = bytes.NewReader(data)
+	}
+	p, err := jspack.Open(r, fi.Size())
 	if err != nil {
 		return nil, fmt.Errorf("ferridriver's Node polyfills: %w", err)
 	}
-	return &polyfillPack{mods: mods, programs: make([]lazyProgram, len(mods))}, nil
+	return &polyfillPack{pack: p, mods: p.Modules, programs: make([]lazyProgram, len(p.Modules))}, nil
 }
+
+// source reads module id's source.
+func (p *polyfillPack) source(id int) (string, error) { return p.pack.Source(id) }
 
 // program returns module id's compiled function expression,
 // (function (exports, require, module) {...}), compiling it on first use.
 func (p *polyfillPack) program(id int) (*goja.Program, error) {
 	lp := &p.programs[id]
 	lp.once.Do(func() {
-		m := p.mods[id]
-		lp.prg, lp.err = goja.Compile(polyfillsPrefix+m.Name, "(function (exports, require, module) {"+m.Source+"\n})", false)
+		src, err := p.source(id)
+		if err != nil {
+			lp.err = err
+			return
+		}
+		lp.prg, lp.err = goja.Compile(polyfillsPrefix+p.mods[id].Name, "(function (exports, require, module) {"+src+"\n})", false)
 	})
 	return lp.prg, lp.err
 }
@@ -137,8 +160,12 @@ func (vm *VM) requirePolyfill(st *polyfillState, id int) (goja.Value, error) {
 	}
 	rt := vm.rt
 	if mod := st.pack.mods[id]; mod.Kind == jspack.KindJSON {
+		src, err := st.pack.source(id)
+		if err != nil {
+			return nil, err
+		}
 		parse, _ := goja.AssertFunction(rt.Get("JSON").ToObject(rt).Get("parse"))
-		v, err := parse(goja.Undefined(), rt.ToValue(mod.Source))
+		v, err := parse(goja.Undefined(), rt.ToValue(src))
 		if err != nil {
 			return nil, err
 		}

@@ -1,10 +1,13 @@
 package jsbridge
 
 import (
+	"bytes"
 	"strings"
 	"testing"
 
 	"github.com/dop251/goja"
+
+	"github.com/ferridriver/ferridriver/internal/jspack"
 )
 
 // Modules are compiled when first required: every module of the pack
@@ -99,16 +102,20 @@ func TestPolyfillRequireErrors(t *testing.T) {
 		t.Skip("built without polyfills")
 	}
 	vm, _ := newTestVM(t, HostBDD, map[string]string{"entry.js": ""}, VMOptions{})
-	st := vm.locals[polyfillsKey{}].(*polyfillState)
 	// A pack of our own: 0 requires 1, which throws, and 2, which is absent.
-	p := &polyfillPack{mods: append(st.pack.mods[:0:0],
-		st.pack.mods[0],
-	)}
-	p.mods[0].Source = `exports.bad = () => require('./bad'); exports.missing = () => require('./missing');`
-	p.mods[0].Requires = map[string]int{"./bad": 1}
-	p.mods = append(p.mods, p.mods[0])
-	p.mods[1].Name, p.mods[1].Source, p.mods[1].Requires = "bad.js", `throw new TypeError('broken at load')`, nil
-	p.programs = make([]lazyProgram, len(p.mods))
+	p := &polyfillPack{}
+	data, err := jspack.Write([]jspack.Module{
+		{Name: "entry.js", Kind: jspack.KindJS, Source: `exports.bad = () => require('./bad'); exports.missing = () => require('./missing');`, Requires: map[string]int{"./bad": 1}},
+		{Name: "bad.js", Kind: jspack.KindJS, Source: `throw new TypeError('broken at load')`},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pk, err := jspack.Open(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.pack, p.mods, p.programs = pk, pk.Modules, make([]lazyProgram, len(pk.Modules))
 	own := &polyfillState{pack: p, modules: make([]*goja.Object, len(p.mods))}
 	exp, err := vm.requirePolyfill(own, 0)
 	if err != nil {

@@ -129,6 +129,9 @@ type Launcher struct {
 	slots     map[int]*browserSlot
 	prewarmed map[int]*prepared
 	seq       atomic.Int64
+	// driverStarted (under mu) is set once a driver was started: until
+	// then no process of this Launcher can exist.
+	driverStarted bool
 
 	procMu sync.Mutex
 	groups map[int]string // browser process groups seen: pgid -> executable dir
@@ -267,7 +270,7 @@ func (l *Launcher) driver(ctx context.Context) (*pwStart, error) {
 	}
 	if st == nil || (isDone(st.done) && st.err != nil) {
 		st = &pwStart{done: make(chan struct{})}
-		l.pw = st
+		l.pw, l.driverStarted = st, true
 		go func() {
 			defer close(st.done)
 			st.pw, st.pid, st.err = l.startDriver()
@@ -554,7 +557,14 @@ func (l *Launcher) Close() error {
 	l.prewarmed = map[int]*prepared{}
 	slots := l.slots
 	pw := l.pw
+	started := l.driverStarted
 	l.mu.Unlock()
+	if !started {
+		// Nothing was started (a run that never touched the browser):
+		// no process can carry the marker, and scanning /proc for them
+		// is a noticeable part of a short run.
+		return nil
+	}
 
 	var errs []error
 	for _, p := range preps {

@@ -1,10 +1,16 @@
 package jspack
 
 import (
+	"bytes"
 	"reflect"
 	"strings"
 	"testing"
 )
+
+func open(t *testing.T, data []byte) (*Pack, error) {
+	t.Helper()
+	return Open(bytes.NewReader(data), int64(len(data)))
+}
 
 func TestRoundTrip(t *testing.T) {
 	mods := []Module{
@@ -17,16 +23,24 @@ func TestRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := Read(string(data))
+	p, err := open(t, data)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !reflect.DeepEqual(got, mods) {
-		t.Errorf("round trip:\n got %#v\nwant %#v", got, mods)
+	for i, want := range mods {
+		got := p.Modules[i]
+		src, err := p.Source(i)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got.Source, got.offset, got.size = src, 0, 0
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("module %d:\n got %#v\nwant %#v", i, got, want)
+		}
 	}
 }
 
-func TestReadRejects(t *testing.T) {
+func TestOpenRejects(t *testing.T) {
 	good, err := Write([]Module{{Name: "e", Kind: KindJS, Source: "x", Requires: map[string]int{"y": 0}}})
 	if err != nil {
 		t.Fatal(err)
@@ -34,14 +48,15 @@ func TestReadRejects(t *testing.T) {
 	for name, data := range map[string]string{
 		"empty":           "",
 		"other file":      "(function () {})\n",
-		"no modules":      "ferridriver-jspack 1 0\n",
+		"no modules":      "ferridriver-jspack 2 0 0\n",
+		"version 1":       strings.Replace(string(good), "jspack 2", "jspack 1", 1),
 		"truncated":       string(good[:len(good)-1]),
 		"trailing bytes":  string(good) + "z",
 		"bad kind":        strings.Replace(string(good), "js 1", "ts 1", 1),
 		"require too far": strings.Replace(string(good), "y\t0", "y\t1", 1),
 	} {
-		if _, err := Read(data); err == nil {
-			t.Errorf("%s: read without error", name)
+		if _, err := open(t, []byte(data)); err == nil {
+			t.Errorf("%s: opened without error", name)
 		}
 	}
 }

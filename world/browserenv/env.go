@@ -103,7 +103,20 @@ func (e *Environment) Worker(id int, vm *jsbridge.VM) (runner.WorkerEnvironment,
 	if err := w.installWorldProps(); err != nil {
 		return nil, err
 	}
-	vm.AddWorldHook(w.decorate)
+	if proto := vm.DefaultWorldPrototype(); proto != nil {
+		// Every World is cucumber's World: its prototype gets the
+		// accessors once (decorating each World cost a logic-only
+		// suite a fifth of its run).
+		if _, err := w.decorateFunc(goja.Undefined(), proto, w.names, w.getters, w.setters); err != nil {
+			return nil, fmt.Errorf("decorating the World with page, context...: %w", err)
+		}
+		vm.AddWorldHook(func(obj *goja.Object) error {
+			w.world, w.ownPage = obj, true
+			return nil
+		})
+	} else {
+		vm.AddWorldHook(w.decorate)
+	}
 	vm.AddStepCheck(w.crashCheck)
 	jsbridge.SetBrowserProvider(vm, w)
 	return w, nil

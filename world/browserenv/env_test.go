@@ -101,6 +101,36 @@ setWorldConstructor(MyWorld)
 	}
 }
 
+// cucumber's own World gets the accessors on its prototype, once: each
+// World reads them, an assignment makes the World's own property, and
+// the next World has the accessor again.
+func TestDefaultWorldProperties(t *testing.T) {
+	testenv.NeedBrowser(t)
+	env, vm, w := project(t, world.Config{BaseURL: "http://127.0.0.1:9"}, `// no World constructor`)
+	for i := range 2 {
+		w.BeginTestCase(&messages.Pickle{Name: "default"}, 0)
+		obj, err := vm.NewWorld()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !w.ownPage || w.world != obj {
+			t.Fatalf("world %d: ownPage %v, the worker's World is this one: %v", i, w.ownPage, w.world == obj)
+		}
+		got := eval(t, vm, obj, `return [this.baseURL, typeof this.browser.newContext, Object.keys(this).includes('page'), 'page' in this].join('|')`)
+		if got.String() != "http://127.0.0.1:9|function|false|true" {
+			t.Errorf("world %d: got %s", i, got)
+		}
+		got = eval(t, vm, obj, `this.page = 42; return this.page + '|' + Object.keys(this).includes('page')`)
+		if got.String() != "42|true" || w.ownPage {
+			t.Errorf("world %d: this.page = %v, ownPage %v", i, got, w.ownPage)
+		}
+		w.EndTestCase(false)
+	}
+	if env.launcher.Started() {
+		t.Fatal("test cases that never touched the page started a browser")
+	}
+}
+
 func TestPageAndScreenshots(t *testing.T) {
 	testenv.NeedBrowser(t)
 	ctx, cancel := context.WithCancel(context.Background())
