@@ -55,7 +55,7 @@ type VMOptions struct {
 	LoadTimeout time.Duration
 	// Stubs are the definitions of a library that is not loaded: the
 	// registry starts with them, without their functions (see
-	// LibraryIndex). Nil for none.
+	// LibraryIndex), when NewVM loads a bundle. Nil for none.
 	Stubs *LibraryIndex
 }
 
@@ -76,6 +76,8 @@ type VM struct {
 	// loading is true while the bundle's top level runs: registration
 	// functions are only valid then.
 	loading bool
+	// loaded is set once Load ran.
+	loaded bool
 
 	// attachTarget receives attachments made by user code (this.attach).
 	attachTarget AttachFunc
@@ -191,9 +193,6 @@ func NewVM(b *Bundle, opts VMOptions) (*VM, error) {
 	rt := goja.New()
 	rt.SetFieldNameMapper(goja.UncapFieldNameMapper())
 	vm := &VM{rt: rt, opts: opts, dir: opts.Dir, modules: map[string]goja.Value{}, locals: map[any]any{}, registry: newRegistry()}
-	if opts.Stubs != nil {
-		vm.registry.preset(opts.Stubs)
-	}
 	rt.SetPromiseRejectionTracker(vm.trackRejection)
 	if b != nil && vm.dir == "" {
 		vm.dir = b.Dir
@@ -203,11 +202,29 @@ func NewVM(b *Bundle, opts VMOptions) (*VM, error) {
 		return nil, err
 	}
 	if b != nil {
-		if err := vm.load(b); err != nil {
+		if err := vm.Load(b, opts.Stubs); err != nil {
 			return nil, err
 		}
 	}
 	return vm, nil
+}
+
+// Load evaluates the bundle in a VM created without one (NewVM(nil, ...)),
+// its registry starting with stubs when not nil (see VMOptions.Stubs):
+// creating the VM can then overlap other work before the bundle is known.
+// Loop goroutine only.
+func (vm *VM) Load(b *Bundle, stubs *LibraryIndex) error {
+	if vm.loaded {
+		return errors.New("jsbridge: the VM already loaded a bundle")
+	}
+	vm.loaded = true
+	if vm.dir == "" {
+		vm.dir = b.Dir
+	}
+	if stubs != nil {
+		vm.registry.preset(stubs)
+	}
+	return vm.load(b)
 }
 
 // Runtime returns the goja runtime. Loop goroutine only.

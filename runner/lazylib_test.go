@@ -140,7 +140,11 @@ func TestLibraryStubsInEveryWorker(t *testing.T) {
 // clear error, never passes silently.
 func TestLibraryStubFails(t *testing.T) {
 	x := &jsbridge.LibraryIndex{Steps: []jsbridge.StepDef{{Keyword: "When", Pattern: "stub", Source: jsbridge.SourceRef{URI: "ferridriver:steps/x.ts", Line: 1}}}, Order: []jsbridge.Def{{Kind: jsbridge.DefStep}}}
-	vm, err := jsbridge.NewVM(nil, jsbridge.VMOptions{Stubs: x})
+	empty, err := jsbridge.Build(jsbridge.BundleOptions{Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	vm, err := jsbridge.NewVM(empty, jsbridge.VMOptions{Stubs: x})
 	if err != nil {
 		t.Fatal(err)
 	}

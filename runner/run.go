@@ -128,26 +128,30 @@ func Prepare(opts Options) (*Run, error) {
 		parsedCh <- parsed{fs, err}
 	}()
 
-	// Without the library's index, the bundle loads while the features
-	// parse; with it, the project's code bundles, and what loads depends
-	// on the features (lazylib.go).
+	// Worker 0's VM is created while the features parse and the code
+	// bundles. Without the library's index, the bundle then loads at once;
+	// with it, what loads depends on the features (lazylib.go).
+	vm0 := r.startVM0()
 	stubs := libraryIndex(opts)
 	var projectBundle *jsbridge.Bundle
 	if stubs != nil {
 		o := opts
 		o.Library = nil
-		b, err := bundle(o)
-		if err != nil {
-			<-parsedCh
-			return nil, err
+		projectBundle, err = bundle(o)
+	} else {
+		var b *jsbridge.Bundle
+		if b, err = bundle(opts); err == nil {
+			err = r.loadVM0(vm0, b, nil)
 		}
-		projectBundle = b
-	} else if err := r.load(); err != nil {
+	}
+	if err != nil {
+		vm0.discard()
 		<-parsedCh
 		return nil, err
 	}
 	p := <-parsedCh
 	if p.err != nil {
+		vm0.discard()
 		return nil, p.err
 	}
 	r.features = p.features
@@ -175,16 +179,16 @@ func Prepare(opts Options) (*Run, error) {
 	selected = kept
 	if stubs != nil {
 		need, err := libraryNeeded(stubs, projectBundle, selected, opts.DryRun)
-		if err != nil {
-			return nil, err
+		b := projectBundle
+		if err == nil && need {
+			stubs = nil
+			b, err = bundle(opts)
 		}
-		if need {
-			err = r.load()
-		} else {
-			r.stubs = stubs
-			err = r.loadBundle(projectBundle)
+		if err == nil {
+			err = r.loadVM0(vm0, b, stubs)
 		}
 		if err != nil {
+			vm0.discard()
 			return nil, err
 		}
 	}
@@ -263,14 +267,45 @@ func (r *Run) Seed() string { return r.seed }
 // TestCases returns the number of planned test cases.
 func (r *Run) TestCases() int { return len(r.cases) }
 
-// load bundles the step files and extensions and evaluates them in the
-// first VM, whose registry describes every worker's.
-func (r *Run) load() error {
-	b, err := bundle(r.opts)
-	if err != nil {
+// pendingVM is worker 0's VM while it is created (without a bundle).
+type pendingVM chan vmResult
+
+type vmResult struct {
+	vm  *jsbridge.VM
+	err error
+}
+
+// startVM0 creates worker 0's VM in the background.
+func (r *Run) startVM0() pendingVM {
+	ch := make(pendingVM, 1)
+	go func() {
+		vm, err := newVM(r.opts, nil, nil, 0, r.commands)
+		ch <- vmResult{vm, err}
+	}()
+	return ch
+}
+
+// loadVM0 evaluates b in worker 0's VM, its registry starting with stubs
+// when not nil, and makes it the run's first VM.
+func (r *Run) loadVM0(p pendingVM, b *jsbridge.Bundle, stubs *jsbridge.LibraryIndex) error {
+	res := <-p
+	p <- vmResult{} // discard finds nothing left to close
+	if res.err != nil {
+		return res.err
+	}
+	if err := res.vm.Load(b, stubs); err != nil {
+		res.vm.Close()
 		return err
 	}
-	return r.loadBundle(b)
+	r.bundle, r.stubs, r.vm0 = b, stubs, res.vm
+	return nil
+}
+
+// discard closes the VM unless loadVM0 took it.
+func (p pendingVM) discard() {
+	if res := <-p; res.vm != nil {
+		res.vm.Close()
+	}
 }
 
 // loadBundle evaluates b in the first VM.
