@@ -119,7 +119,8 @@ func (l *Library) LibraryKey() (string, error) {
 	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
-// fileState is what a cache entry remembers of a file or directory.
+// fileState is what a cache entry remembers of a file or directory (for a
+// directory, SHA256 is that of its names).
 type fileState struct {
 	Path    string `json:"path"`
 	Missing bool   `json:"missing,omitempty"`
@@ -178,8 +179,9 @@ func watched(inputs []string) []fileState {
 	return out
 }
 
-// stat fills s with the file's current state; contents is set when its
-// SHA-256 should be recorded.
+// stat fills s with the file's current state; contents is set when the
+// SHA-256 of a file's contents, or of a directory's list of names, should
+// be recorded.
 func (s *fileState) stat(contents bool) error {
 	fi, err := os.Stat(s.Path)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -190,18 +192,36 @@ func (s *fileState) stat(contents bool) error {
 		return err
 	}
 	s.Missing, s.Size, s.ModTime = false, fi.Size(), fi.ModTime().UnixNano()
-	if fi.IsDir() {
+	if fi.IsDir() != s.Dir {
+		return fmt.Errorf("%s: not a %s any more", s.Path, map[bool]string{true: "directory", false: "file"}[s.Dir])
+	}
+	if s.Dir {
 		s.Size = 0
-		return nil
 	}
 	if contents {
-		sum, err := fileSHA256(s.Path)
+		sum, err := s.sum()
 		if err != nil {
 			return err
 		}
 		s.SHA256 = sum
 	}
 	return nil
+}
+
+// sum is the SHA-256 of a file's contents or of a directory's names.
+func (s *fileState) sum() (string, error) {
+	if !s.Dir {
+		return fileSHA256(s.Path)
+	}
+	entries, err := os.ReadDir(s.Path)
+	if err != nil {
+		return "", err
+	}
+	h := sha256.New()
+	for _, e := range entries {
+		fmt.Fprintf(h, "%s\x00", e.Name())
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
 func fileSHA256(p string) (string, error) {
@@ -213,7 +233,11 @@ func fileSHA256(p string) (string, error) {
 	return hex.EncodeToString(sum[:]), nil
 }
 
-// unchanged reports whether every file is as recorded at written.
+// unchanged reports whether every file is as recorded at written: the same
+// size and modification time, a time old enough to be trusted, or else the
+// same contents (a directory: the same names). An editor that saves by
+// renaming a new file over the old one changes the directory's time and
+// the file's, not what a bundle is built from.
 func unchanged(files []fileState, written int64) bool {
 	racy := written - int64(racyWindow)
 	for _, want := range files {
@@ -221,18 +245,16 @@ func unchanged(files []fileState, written int64) bool {
 		if err := got.stat(false); err != nil {
 			return false
 		}
-		if got.Missing != want.Missing || got.Size != want.Size || got.ModTime != want.ModTime {
+		if got.Missing != want.Missing || got.Size != want.Size {
 			return false
 		}
-		if got.Missing || got.ModTime < racy {
+		if got.Missing || (got.ModTime == want.ModTime && got.ModTime < racy) {
 			continue
 		}
-		// Modified around the time the entry was written: the time
-		// cannot tell an edit made in the same instant.
-		if want.Dir || want.SHA256 == "" {
+		if want.SHA256 == "" {
 			return false
 		}
-		if sum, err := fileSHA256(want.Path); err != nil || sum != want.SHA256 {
+		if sum, err := got.sum(); err != nil || sum != want.SHA256 {
 			return false
 		}
 	}
@@ -323,7 +345,7 @@ func (c *Cache) storeBundle(key string, start time.Time, inputs []string, read m
 	for i := range files {
 		f := &files[i]
 		sum, loaded := read[f.Path]
-		if err := f.stat(!f.Dir && !loaded); err != nil {
+		if err := f.stat(!loaded); err != nil {
 			return
 		}
 		if loaded && !f.Missing {
