@@ -10,6 +10,7 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -81,6 +82,12 @@ type Bundle struct {
 	Map     []byte
 	Entries []string
 	Dir     string
+
+	// cache and key locate the bundle's cache entry (for Remember); warm
+	// are the polyfill modules the entry says loading it compiles.
+	cache *Cache
+	key   string
+	warm  []string
 }
 
 // BundleError is a bundling or compile failure with its source position.
@@ -118,7 +125,16 @@ func Build(opts BundleOptions) (*Bundle, error) {
 			return nil, err
 		}
 		if code, smap, ok := opts.Cache.loadBundle(key); ok {
-			return compileBundle(code, smap, opts.Entries, dir)
+			// The polyfills its last load compiled compile in the
+			// background while the bundle compiles and the run starts.
+			warm := opts.Cache.loadWarm(key)
+			go precompilePolyfills(warm)
+			b, err := compileBundle(code, smap, opts.Entries, dir)
+			if err != nil {
+				return nil, err
+			}
+			b.cache, b.key, b.warm = opts.Cache, key, warm
+			return b, nil
 		}
 	}
 	start := time.Now()
@@ -134,6 +150,7 @@ func Build(opts BundleOptions) (*Bundle, error) {
 		if inputs, err := inputFiles(metafile, dir); err == nil {
 			opts.Cache.storeBundle(key, start, inputs, read, code, smap)
 		}
+		b.cache, b.key = opts.Cache, key
 	}
 	return b, nil
 }
@@ -192,6 +209,20 @@ func bundle(opts BundleOptions, dir string, entries []string) (code, smap []byte
 		}
 	}
 	return code, smap, res.Metafile, reads.sums, nil
+}
+
+// Remember records in the bundle's cache entry which of the Node
+// polyfills vm compiled while loading it, so that the next run with the
+// same bundle compiles them in the background as it starts. Nothing
+// without a cache.
+func (b *Bundle) Remember(vm *VM) {
+	if b.cache == nil {
+		return
+	}
+	if names := vm.polyfillsLoaded(); !slices.Equal(names, b.warm) {
+		b.cache.storeWarm(b.key, names)
+		b.warm = names
+	}
 }
 
 // esbuildRuns counts the bundles esbuild built (what the cache saves).

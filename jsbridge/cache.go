@@ -320,7 +320,7 @@ func (c *Cache) prune() {
 			continue
 		}
 		key = strings.TrimSuffix(key, ".index")
-		for _, ext := range []string{".json", ".index.json", ".js", ".map"} {
+		for _, ext := range []string{".json", ".index.json", ".js", ".map", ".warm"} {
 			os.Remove(c.path(key, ext))
 		}
 	}
@@ -365,6 +365,20 @@ func (c *Cache) storeBundle(key string, start time.Time, inputs []string, read m
 	}
 	_ = writeAtomic(c.path(key, ".json"), meta)
 	c.prune()
+}
+
+// loadWarm returns the polyfill modules recorded for key (see
+// Bundle.Remember).
+func (c *Cache) loadWarm(key string) []string {
+	data, err := os.ReadFile(c.path(key, ".warm"))
+	if err != nil || len(data) == 0 {
+		return nil
+	}
+	return strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
+}
+
+func (c *Cache) storeWarm(key string, names []string) {
+	_ = writeAtomic(c.path(key, ".warm"), []byte(strings.Join(names, "\n")+"\n"))
 }
 
 // writeAtomic writes data to p through a temporary file renamed over it.

@@ -2,6 +2,7 @@ package jsbridge
 
 import (
 	"bytes"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -175,5 +176,38 @@ func TestCachePrune(t *testing.T) {
 	cache.prune()
 	if _, err := os.Stat(cache.path("old", ".json")); err != nil {
 		t.Errorf("pruned twice in a day: %v", err)
+	}
+}
+
+// A bundle's cache entry remembers which polyfills loading it compiled;
+// the next build of it from the cache knows them (and compiles them in the
+// background).
+func TestBundleRemembersPolyfills(t *testing.T) {
+	if !HasPolyfills() {
+		t.Skip("built without polyfills")
+	}
+	dir := t.TempDir()
+	testenv.WriteFiles(t, dir, map[string]string{"steps/a.ts": "import { EventEmitter } from 'node:events'\nconsole.log(typeof EventEmitter)\n"})
+	settle(t, dir)
+	cache, err := OpenCache(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := BundleOptions{Dir: dir, Entries: []string{filepath.Join(dir, "steps/a.ts")}, Cache: cache}
+	b, err := Build(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	vm, err := NewVM(b, VMOptions{Dir: dir, Stdout: io.Discard})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.Remember(vm)
+	again, err := Build(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(again.warm, " "); !strings.Contains(got, "node_modules/events/events.js") || strings.Contains(got, "assert") {
+		t.Errorf("remembered %q", got)
 	}
 }

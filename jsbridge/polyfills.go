@@ -47,6 +47,7 @@ var errNoPolyfills = errors.New("this ferridriver was built without its Node pol
 type polyfillPack struct {
 	pack     *jspack.Pack
 	mods     []jspack.Module
+	byName   map[string]int
 	programs []lazyProgram
 }
 
@@ -94,7 +95,25 @@ func loadPolyfills(fsys fs.FS) (*polyfillPack, error) {
 	if err != nil {
 		return nil, fmt.Errorf("ferridriver's Node polyfills: %w", err)
 	}
-	return &polyfillPack{pack: p, mods: p.Modules, programs: make([]lazyProgram, len(p.Modules))}, nil
+	byName := make(map[string]int, len(p.Modules))
+	for id, m := range p.Modules {
+		byName[m.Name] = id
+	}
+	return &polyfillPack{pack: p, mods: p.Modules, byName: byName, programs: make([]lazyProgram, len(p.Modules))}, nil
+}
+
+// precompilePolyfills compiles the named modules of the pack, in order
+// (a VM that requires one meanwhile waits for it, or compiles it first).
+func precompilePolyfills(names []string) {
+	p, err := loadedPolyfills()
+	if err != nil {
+		return
+	}
+	for _, n := range names {
+		if id, ok := p.byName[n]; ok && p.mods[id].Kind == jspack.KindJS {
+			_, _ = p.program(id)
+		}
+	}
 }
 
 // source reads module id's source.
@@ -128,7 +147,21 @@ type polyfillsKey struct{}
 type polyfillState struct {
 	pack    *polyfillPack
 	modules []*goja.Object
+	order   []int // the modules, in the order they were first required
 	err     error
+}
+
+// polyfillsLoaded names the pack's modules the VM required, in order.
+func (vm *VM) polyfillsLoaded() []string {
+	st, ok := vm.locals[polyfillsKey{}].(*polyfillState)
+	if !ok || st.pack == nil {
+		return nil
+	}
+	names := make([]string, len(st.order))
+	for i, id := range st.order {
+		names[i] = st.pack.mods[id].Name
+	}
+	return names
 }
 
 // polyfills returns the VM's instance of the pack's entry (an object of
@@ -158,6 +191,7 @@ func (vm *VM) requirePolyfill(st *polyfillState, id int) (goja.Value, error) {
 	if m := st.modules[id]; m != nil {
 		return m.Get("exports"), nil
 	}
+	st.order = append(st.order, id)
 	rt := vm.rt
 	if mod := st.pack.mods[id]; mod.Kind == jspack.KindJSON {
 		src, err := st.pack.source(id)

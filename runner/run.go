@@ -297,6 +297,7 @@ func (r *Run) loadVM0(p pendingVM, b *jsbridge.Bundle, stubs *jsbridge.LibraryIn
 		res.vm.Close()
 		return err
 	}
+	b.Remember(res.vm)
 	r.bundle, r.stubs, r.vm0 = b, stubs, res.vm
 	return nil
 }

@@ -50,6 +50,10 @@ type Query struct {
 	testRunFinished *messages.TestRunFinished
 
 	gherkinDocuments []*messages.GherkinDocument
+	// unindexed are the documents whose AST nodes are not in the maps
+	// below yet: they are indexed on the first lookup, so that a run
+	// whose formatters never look one up does not pay for it.
+	unindexed        []*messages.GherkinDocument
 	sources          map[string]*messages.Source
 	lineageByID      map[string]*Lineage
 	stepByID         map[string]*messages.Step
@@ -127,7 +131,8 @@ func (q *Query) Update(e *messages.Envelope) {
 	case e.Source != nil:
 		q.sources[e.Source.URI] = e.Source
 	case e.GherkinDocument != nil:
-		q.updateGherkinDocument(e.GherkinDocument)
+		q.gherkinDocuments = append(q.gherkinDocuments, e.GherkinDocument)
+		q.unindexed = append(q.unindexed, e.GherkinDocument)
 	case e.Pickle != nil:
 		p := e.Pickle
 		if _, dup := q.pickleByID[p.ID]; !dup {
@@ -159,6 +164,7 @@ func (q *Query) Update(e *messages.Envelope) {
 	case e.TestRunStarted != nil:
 		q.testRunStarted = e.TestRunStarted
 		q.seen(e.TestRunStarted.Timestamp)
+		q.presize()
 	case e.TestCase != nil:
 		tc := e.TestCase
 		if _, dup := q.testCaseByID[tc.ID]; !dup {
@@ -228,8 +234,36 @@ func (q *Query) seen(t messages.Timestamp) {
 	}
 }
 
-func (q *Query) updateGherkinDocument(doc *messages.GherkinDocument) {
-	q.gherkinDocuments = append(q.gherkinDocuments, doc)
+// index indexes the documents not indexed yet.
+func (q *Query) index() {
+	for _, doc := range q.unindexed {
+		q.indexGherkinDocument(doc)
+	}
+	q.unindexed = nil
+}
+
+// presize makes room in the maps of test cases and attempts for as many
+// as there are pickles (known when the run starts), which growing them
+// one by one cost a formatter a tenth of a fast run.
+func (q *Query) presize() {
+	n := len(q.pickles)
+	if n < 64 || len(q.testCaseByID) > 0 {
+		return
+	}
+	steps := 0
+	for _, p := range q.pickles {
+		steps += len(p.Steps)
+	}
+	q.testCaseByID = make(map[string]*messages.TestCase, n)
+	q.testStepByID = make(map[string]*messages.TestStep, steps+n)
+	q.tcsByID = make(map[string]*messages.TestCaseStarted, n)
+	q.tcfByTCSID = make(map[string]*messages.TestCaseFinished, n)
+	q.attemptsByTCID = make(map[string][]*messages.TestCaseStarted, n)
+	q.stepsStartedByTCSID = make(map[string][]*messages.TestStepStarted, n)
+	q.stepsFinishedByTCSID = make(map[string][]*messages.TestStepFinished, n)
+}
+
+func (q *Query) indexGherkinDocument(doc *messages.GherkinDocument) {
 	f := doc.Feature
 	if f == nil {
 		return
@@ -328,13 +362,20 @@ func (q *Query) Pickle(id string) *messages.Pickle { return q.pickleByID[id] }
 func (q *Query) PickleStep(id string) *messages.PickleStep { return q.pickleStepBy[id] }
 
 // Step returns the Gherkin step with AST node id, or nil.
-func (q *Query) Step(astNodeID string) *messages.Step { return q.stepByID[astNodeID] }
+func (q *Query) Step(astNodeID string) *messages.Step {
+	q.index()
+	return q.stepByID[astNodeID]
+}
 
 // Scenario returns the Gherkin scenario with AST node id, or nil.
-func (q *Query) Scenario(astNodeID string) *messages.Scenario { return q.scenarioByID[astNodeID] }
+func (q *Query) Scenario(astNodeID string) *messages.Scenario {
+	q.index()
+	return q.scenarioByID[astNodeID]
+}
 
 // RuleOfScenario returns the rule a scenario belongs to, or nil.
 func (q *Query) RuleOfScenario(scenarioID string) *messages.Rule {
+	q.index()
 	return q.ruleByScenarioID[scenarioID]
 }
 
@@ -343,6 +384,7 @@ func (q *Query) StepOf(ps *messages.PickleStep) *messages.Step {
 	if ps == nil || len(ps.AstNodeIDs) == 0 {
 		return nil
 	}
+	q.index()
 	return q.stepByID[ps.AstNodeIDs[0]]
 }
 
@@ -352,6 +394,7 @@ func (q *Query) Lineage(p *messages.Pickle) *Lineage {
 	if p == nil || len(p.AstNodeIDs) == 0 {
 		return nil
 	}
+	q.index()
 	return q.lineageByID[p.AstNodeIDs[len(p.AstNodeIDs)-1]]
 }
 
