@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync/atomic"
 
 	gherkin "github.com/cucumber/gherkin/go/v32"
 	gmessages "github.com/cucumber/messages/go/v24"
@@ -19,9 +20,29 @@ import (
 
 func init() { uuid.EnableRandPool() }
 
-// newID returns a fresh message id. UUIDs keep ids unique across the shards
-// of a run whose streams are merged later.
-func newID() string { return uuid.NewString() }
+// newID returns a fresh message id: a version-4 UUID whose first 74 random
+// bits are drawn once per process and whose last 48 count. The random part
+// keeps ids unique across the shards of a run whose streams are merged
+// later; drawing it once saves a random draw per id (a large suite makes
+// tens of thousands: every AST node, pickle, test case and step has one).
+func newID() string {
+	n := idCounter.Add(1)
+	var b [36]byte
+	copy(b[:], idPrefix)
+	const hex = "0123456789abcdef"
+	for i := 35; i >= 24; i-- {
+		b[i] = hex[n&15]
+		n >>= 4
+	}
+	return string(b[:])
+}
+
+var (
+	// idPrefix is "xxxxxxxx-xxxx-4xxx-yxxx-": a random UUID's first four
+	// groups, version and variant included.
+	idPrefix  = uuid.NewString()[:24]
+	idCounter atomic.Uint64
+)
 
 // feature is one parsed .feature file.
 type feature struct {

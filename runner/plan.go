@@ -5,6 +5,7 @@ import (
 	"hash/fnv"
 	"math/rand/v2"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -240,27 +241,55 @@ func (r *Run) hookApplies(h *jsbridge.HookDef, tags []string) bool {
 }
 
 func (r *Run) planStep(ps *messages.PickleStep) (*plannedStep, error) {
-	matches, err := r.matcher.match(ps.Text)
+	pm, err := r.planMatch(ps.Text)
 	if err != nil {
 		return nil, err
 	}
-	st := &plannedStep{
+	return &plannedStep{
 		msg: &messages.TestStep{
 			ID:                      newID(),
 			PickleStepID:            messages.Ptr(ps.ID),
-			StepDefinitionIDs:       make([]string, len(matches)),
-			StepMatchArgumentsLists: make([]*messages.StepMatchArgumentsList, len(matches)),
+			StepDefinitionIDs:       slices.Clone(pm.defIDs),
+			StepMatchArgumentsLists: slices.Clone(pm.argLists),
 		},
 		pickleStep: ps,
+		defs:       pm.defs,
+		args:       pm.args,
+		ambiguous:  pm.ambiguous,
+	}, nil
+}
+
+// plannedMatch is what planning a step makes of its text: the same for
+// every step with that text, so made once (a suite repeats its steps).
+// Its slices and messages are shared and must not be changed.
+type plannedMatch struct {
+	defs      []int
+	defIDs    []string
+	argLists  []*messages.StepMatchArgumentsList
+	args      []jsbridge.StepArg
+	ambiguous string
+}
+
+func (r *Run) planMatch(text string) (*plannedMatch, error) {
+	if pm, ok := r.planned[text]; ok {
+		return pm, nil
+	}
+	matches, err := r.matcher.match(text)
+	if err != nil {
+		return nil, err
+	}
+	pm := &plannedMatch{
+		defIDs:   make([]string, len(matches)),
+		argLists: make([]*messages.StepMatchArgumentsList, len(matches)),
 	}
 	for i, m := range matches {
-		st.defs = append(st.defs, m.def)
-		st.msg.StepDefinitionIDs[i] = r.stepDefIDs[m.def]
-		st.msg.StepMatchArgumentsLists[i] = matchArgumentsList(ps.Text, m.args)
+		pm.defs = append(pm.defs, m.def)
+		pm.defIDs[i] = r.stepDefIDs[m.def]
+		pm.argLists[i] = matchArgumentsList(text, m.args)
 	}
 	switch len(matches) {
 	case 1:
-		st.args = stepArgs(matches[0].args)
+		pm.args = stepArgs(matches[0].args)
 	case 0:
 	default:
 		var b strings.Builder
@@ -273,7 +302,11 @@ func (r *Run) planStep(ps *messages.PickleStep) (*plannedStep, error) {
 			}
 			fmt.Fprintf(&b, "\n  %s - %s:%d", pat, d.Source.URI, d.Source.Line)
 		}
-		st.ambiguous = b.String()
+		pm.ambiguous = b.String()
 	}
-	return st, nil
+	if r.planned == nil {
+		r.planned = map[string]*plannedMatch{}
+	}
+	r.planned[text] = pm
+	return pm, nil
 }

@@ -39,6 +39,7 @@ type Run struct {
 	// checks it) and an empty shard still says what was run.
 	inRun   map[*feature]bool
 	matcher *matcher
+	planned map[string]*plannedMatch // by step text
 	cases   []*plannedCase
 	seed    string
 

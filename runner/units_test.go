@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -404,5 +405,19 @@ func TestProjectStepsWinOverTheLibrary(t *testing.T) {
 				t.Fatalf("matched %v, want %v", idx, tc.want)
 			}
 		})
+	}
+}
+
+// Message ids are version-4 UUIDs, unique within a run and across runs
+// (their random part is drawn per process).
+func TestNewID(t *testing.T) {
+	re := regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$`)
+	seen := map[string]bool{}
+	for range 1000 {
+		id := newID()
+		if !re.MatchString(id) || seen[id] {
+			t.Fatalf("id %q (seen: %v)", id, seen[id])
+		}
+		seen[id] = true
 	}
 }

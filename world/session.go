@@ -305,6 +305,14 @@ func (s *Session) Started() bool {
 	return s.set != nil
 }
 
+// Idle reports whether the session has nothing to close: no context, no
+// API request context.
+func (s *Session) Idle() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.set == nil && s.request == nil
+}
+
 // Crashed reports whether the browser serving this session's page exited
 // unexpectedly.
 func (s *Session) Crashed() bool {

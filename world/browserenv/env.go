@@ -389,7 +389,7 @@ func (w *worker) EndTestCase(failed bool) []*messages.Attachment {
 	tm := cfg.TraceMode()
 	wantTrace := tm == world.ModeOn || (tm == world.ModeRetainOnFailure && failed)
 	wantShot := cfg.ScreenshotMode() == world.ModeOn
-	if !wantTrace && !wantShot && w.env.backgroundClose {
+	if !wantTrace && !wantShot && w.env.backgroundClose && !s.Idle() {
 		// Nothing to collect (the failure screenshot, if any, was taken
 		// when the step failed): close the context in the background, so
 		// the next test case starts now.
