@@ -54,6 +54,7 @@ type Query struct {
 	// below yet: they are indexed on the first lookup, so that a run
 	// whose formatters never look one up does not pay for it.
 	unindexed        []*messages.GherkinDocument
+	unindexedPickles []*messages.Pickle
 	sources          map[string]*messages.Source
 	lineageByID      map[string]*Lineage
 	stepByID         map[string]*messages.Step
@@ -134,14 +135,7 @@ func (q *Query) Update(e *messages.Envelope) {
 		q.gherkinDocuments = append(q.gherkinDocuments, e.GherkinDocument)
 		q.unindexed = append(q.unindexed, e.GherkinDocument)
 	case e.Pickle != nil:
-		p := e.Pickle
-		if _, dup := q.pickleByID[p.ID]; !dup {
-			q.pickles = append(q.pickles, p)
-		}
-		q.pickleByID[p.ID] = p
-		for _, s := range p.Steps {
-			q.pickleStepBy[s.ID] = s
-		}
+		q.unindexedPickles = append(q.unindexedPickles, e.Pickle)
 	case e.Hook != nil:
 		if _, dup := q.hookByID[e.Hook.ID]; !dup {
 			q.hooks = append(q.hooks, e.Hook)
@@ -242,16 +236,42 @@ func (q *Query) index() {
 	q.unindexed = nil
 }
 
+// indexPickles indexes the pickles not indexed yet, in a map made large
+// enough for all of them at once.
+func (q *Query) indexPickles() {
+	if len(q.unindexedPickles) == 0 {
+		return
+	}
+	if len(q.pickleByID) == 0 {
+		steps := 0
+		for _, p := range q.unindexedPickles {
+			steps += len(p.Steps)
+		}
+		q.pickleByID = make(map[string]*messages.Pickle, len(q.unindexedPickles))
+		q.pickleStepBy = make(map[string]*messages.PickleStep, steps)
+	}
+	for _, p := range q.unindexedPickles {
+		if _, dup := q.pickleByID[p.ID]; !dup {
+			q.pickles = append(q.pickles, p)
+		}
+		q.pickleByID[p.ID] = p
+		for _, s := range p.Steps {
+			q.pickleStepBy[s.ID] = s
+		}
+	}
+	q.unindexedPickles = nil
+}
+
 // presize makes room in the maps of test cases and attempts for as many
 // as there are pickles (known when the run starts), which growing them
 // one by one cost a formatter a tenth of a fast run.
 func (q *Query) presize() {
-	n := len(q.pickles)
+	n := len(q.unindexedPickles) + len(q.pickles)
 	if n < 64 || len(q.testCaseByID) > 0 {
 		return
 	}
 	steps := 0
-	for _, p := range q.pickles {
+	for _, p := range append(q.unindexedPickles, q.pickles...) {
 		steps += len(p.Steps)
 	}
 	q.testCaseByID = make(map[string]*messages.TestCase, n)
@@ -353,13 +373,22 @@ func (q *Query) GherkinDocument(uri string) *messages.GherkinDocument {
 }
 
 // Pickles returns the pickles in stream order.
-func (q *Query) Pickles() []*messages.Pickle { return q.pickles }
+func (q *Query) Pickles() []*messages.Pickle {
+	q.indexPickles()
+	return q.pickles
+}
 
 // Pickle returns the pickle with id, or nil.
-func (q *Query) Pickle(id string) *messages.Pickle { return q.pickleByID[id] }
+func (q *Query) Pickle(id string) *messages.Pickle {
+	q.indexPickles()
+	return q.pickleByID[id]
+}
 
 // PickleStep returns the pickle step with id, or nil.
-func (q *Query) PickleStep(id string) *messages.PickleStep { return q.pickleStepBy[id] }
+func (q *Query) PickleStep(id string) *messages.PickleStep {
+	q.indexPickles()
+	return q.pickleStepBy[id]
+}
 
 // Step returns the Gherkin step with AST node id, or nil.
 func (q *Query) Step(astNodeID string) *messages.Step {
@@ -542,6 +571,7 @@ func (q *Query) PickleOf(tcs *messages.TestCaseStarted) *messages.Pickle {
 	if tc == nil {
 		return nil
 	}
+	q.indexPickles()
 	return q.pickleByID[tc.PickleID]
 }
 
