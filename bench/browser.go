@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/ferridriver/ferridriver/demoapp"
 	"github.com/ferridriver/ferridriver/world"
@@ -102,6 +103,7 @@ func browserSuites(root, work, ferri, node, cucumber, peer string) ([]suite, err
 			// then the runners compared on the same browser configuration, and
 			// the overlap rule's effect.
 			ratios: [][2]int{{0, 1}, {0, 2}, {0, 3}, {0, 4}},
+			sample: 200 * time.Millisecond,
 		}
 		if shell != nil {
 			s.commands = append(s.commands, command{name: "ferridriver, headless shell (" + shell.Path + ")", dir: dir,
@@ -233,7 +235,8 @@ func exampleSuite(root, work, ferri, node, cucumber, peer string) (suite, error)
 		return suite{}, err
 	}
 	return suite{
-		name: "example suite (features/, 1 worker)",
+		name:   "example suite (features/, 1 worker)",
+		sample: 200 * time.Millisecond,
 		commands: []command{
 			{name: "ferridriver", dir: dir, argv: []string{ferri, "bdd"}},
 			{name: "cucumber-js + Playwright", dir: dir, argv: []string{node, cucumber}, env: peerEnv(base, chromium, false)},

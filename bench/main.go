@@ -21,6 +21,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"syscall"
 	"time"
 )
 
@@ -37,6 +38,9 @@ type suite struct {
 	// ratios are extra median ratios printed under the table, as pairs of
 	// command indexes (numerator, denominator).
 	ratios [][2]int
+	// sample is how often the process tree's memory is read while a
+	// command runs (memory.go).
+	sample time.Duration
 }
 
 func main() {
@@ -75,7 +79,7 @@ func main() {
 			suites = append(suites, suite{name: fmt.Sprintf("%s (%d scenario(s) x 5 steps)", name, scenarios), commands: []command{
 				{name: "ferridriver", dir: dir, argv: []string{ferri, "bdd"}},
 				{name: "cucumber-js", dir: dir, argv: []string{node, cucumber}},
-			}})
+			}, sample: 5 * time.Millisecond})
 		case "browser":
 			s, err := browserSuites(root, work, ferri, node, cucumber, peer)
 			if err != nil {
@@ -109,28 +113,43 @@ func main() {
 }
 
 // measure runs each command of s once to warm up, then runs times,
-// interleaved, and prints the medians and each one's ratio to the first.
+// interleaved, and prints the medians and each one's ratio to the first,
+// with the medians of each run's memory peaks.
 func measure(s suite, runs int) {
 	times := make([][]time.Duration, len(s.commands))
+	mems := make([][]memPeak, len(s.commands))
 	for _, c := range s.commands {
-		if _, err := run(c); err != nil {
+		if _, _, err := run(c, s.sample); err != nil {
 			fatal(fmt.Errorf("%s / %s: %w", s.name, c.name, err))
 		}
 	}
 	for range runs {
 		for i, c := range s.commands {
-			d, err := run(c)
+			d, m, err := run(c, s.sample)
 			if err != nil {
 				fatal(fmt.Errorf("%s / %s: %w", s.name, c.name, err))
 			}
 			times[i] = append(times[i], d)
+			mems[i] = append(mems[i], m)
 		}
 	}
-	fmt.Printf("### %s\n\n| command | median | min | max | ratio to %s |\n|---|---:|---:|---:|---:|\n", s.name, s.commands[0].name)
+	fmt.Printf("### %s\n\n| command | median | min | max | ratio to %s | peak PSS, whole tree | own process | browser | rest | peak RSS, own process |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n", s.name, s.commands[0].name)
 	ref := median(times[0])
 	for i, c := range s.commands {
 		m := median(times[i])
-		fmt.Printf("| %s | %s | %s | %s | %.2fx |\n", c.name, ms(m), ms(slicesMin(times[i])), ms(slicesMax(times[i])), float64(m)/float64(ref))
+		pss := func(f func(memPeak) int64) string {
+			if !memoryAvailable() {
+				return "n/a"
+			}
+			return mib(medianOf(mems[i], f))
+		}
+		browser := pss(func(p memPeak) int64 { return p.Browser })
+		if medianOf(mems[i], func(p memPeak) int64 { return p.Browser }) == 0 {
+			browser = "-"
+		}
+		fmt.Printf("| %s | %s | %s | %s | %.2fx | %s | %s | %s | %s | %s |\n", c.name, ms(m), ms(slicesMin(times[i])), ms(slicesMax(times[i])), float64(m)/float64(ref),
+			pss(func(p memPeak) int64 { return p.Tree }), pss(func(p memPeak) int64 { return p.Own }), browser,
+			pss(func(p memPeak) int64 { return p.Rest }), mib(medianOf(mems[i], func(p memPeak) int64 { return p.RSS })))
 	}
 	fmt.Println()
 	for _, r := range s.ratios {
@@ -141,19 +160,44 @@ func measure(s suite, runs int) {
 	}
 }
 
-func run(c command) (time.Duration, error) {
+// run runs c, sampling its process tree's memory every interval.
+func run(c command, interval time.Duration) (time.Duration, memPeak, error) {
 	cmd := exec.Command(c.argv[0], c.argv[1:]...)
 	cmd.Dir = c.dir
 	cmd.Env = append(os.Environ(), c.env...)
 	var stdout, stderr strings.Builder
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	start := time.Now()
-	err := cmd.Run()
-	d := time.Since(start)
-	if err != nil {
-		return d, fmt.Errorf("%v: %s%s", err, tail(stdout.String(), 2000), tail(stderr.String(), 2000))
+	if err := cmd.Start(); err != nil {
+		return 0, memPeak{}, err
 	}
-	return d, nil
+	var smp *sampler
+	if interval > 0 && memoryAvailable() {
+		smp = startSampler(cmd.Process.Pid, interval)
+	}
+	err := cmd.Wait()
+	d := time.Since(start)
+	var peak memPeak
+	if smp != nil {
+		peak = smp.finish()
+	}
+	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+		peak.RSS = ru.Maxrss // KiB on Linux
+	}
+	if err != nil {
+		return d, peak, fmt.Errorf("%v: %s%s", err, tail(stdout.String(), 2000), tail(stderr.String(), 2000))
+	}
+	return d, peak, nil
+}
+
+// medianOf is the median of one field of the runs' peaks.
+func medianOf(ps []memPeak, f func(memPeak) int64) int64 {
+	v := make([]int64, len(ps))
+	for i, p := range ps {
+		v[i] = f(p)
+	}
+	sort.Slice(v, func(i, j int) bool { return v[i] < v[j] })
+	return v[len(v)/2]
 }
 
 func median(ds []time.Duration) time.Duration {
