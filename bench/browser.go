@@ -30,12 +30,15 @@ import (
 //   - the floor (bench/floor): playwright-go doing the same browser work
 //     with no runner, one Chromium shared by the goroutines.
 //
-// All use /usr/bin/chromium (or BENCH_BROWSER), headless, at 1 and 2
-// workers. ferridriver and the floor launch it with ferridriver's flags
-// (world.ChromiumArgs). cucumber-js runs twice: as the usual support file
-// launches it (Playwright's defaults: what its users run), and with
-// ferridriver's flags (the runners alone compared). When a headless shell
-// is installed, a last row runs ferridriver on it, as it runs by default.
+// All run on the same browser, headless, at 1 and 2 workers: the full
+// Chromium, /usr/bin/chromium (or BENCH_BROWSER), and, when it is
+// installed, the headless shell (ferridriver's default browser, found as
+// ferridriver finds it). ferridriver and the floor launch it with
+// ferridriver's flags (world.ChromiumArgs). cucumber-js runs twice: as the
+// usual support file launches it (Playwright's defaults: what its users
+// run), and with ferridriver's flags (the runners alone compared).
+// BENCH_BROWSER_OVERLAP=1 adds a row with ferridriver's overlap rule
+// turned the other way.
 
 // browserScenarios is the suite's size; BENCH_BROWSER_SCENARIOS changes it
 // for a quick check.
@@ -71,49 +74,60 @@ func browserSuites(root, work, ferri, node, cucumber, peer string) ([]suite, err
 	if err := build.Run(); err != nil {
 		return nil, fmt.Errorf("build the floor program: %w", err)
 	}
-	// With a headless shell installed, ferridriver left to find its browser
-	// runs on it; the last row shows what that gives (not a target: the
-	// other programs run the full browser).
-	shell, err := install.FindBrowser(install.BrowserQuery{Headless: true})
-	if err == nil && !shell.HeadlessShell {
-		shell = nil
+	// Both browsers, when the headless shell is installed: the full
+	// Chromium, and the headless shell that ferridriver runs by default
+	// and that Playwright's own download gives a cucumber-js user.
+	browsers := []benchBrowser{{key: "full", name: "full Chromium", path: chromium, config: "ferridriver.toml"}}
+	if shell, err := install.FindBrowser(install.BrowserQuery{Headless: true}); err == nil && shell.HeadlessShell {
+		browsers = append(browsers, benchBrowser{key: "shell", name: "headless shell", path: shell.Path, config: "ferridriver-shell.toml"})
 	}
+	// BENCH_BROWSERS (full, shell) and BENCH_WORKERS (1, 2) select part
+	// of the suites, so that a long run can be split.
 	var suites []suite
-	for _, workers := range []int{1, 2} {
-		w := strconv.Itoa(workers)
-		// ferridriver overlaps browser work while there are fewer workers
-		// than CPUs; the last row runs it with the other choice, to show
-		// the rule's effect in the same run.
-		ferridriver := command{name: "ferridriver", dir: dir, argv: []string{ferri, "bdd", "--parallel", w}}
-		other := ferridriver
-		other.name, other.env = "ferridriver, overlap forced on", []string{"FERRIDRIVER_OVERLAP=1"}
-		if workers < runtime.NumCPU() {
-			other.name, other.env = "ferridriver, overlap forced off", []string{"FERRIDRIVER_OVERLAP=0"}
+	for _, b := range browsers {
+		if v := os.Getenv("BENCH_BROWSERS"); v != "" && !strings.Contains(v, b.key) {
+			continue
 		}
-		s := suite{
-			name: fmt.Sprintf("browser (%d scenarios x 5 steps, %d worker(s))", browserScenarios, workers),
-			commands: []command{
-				ferridriver,
-				{name: "floor (playwright-go, no runner)", dir: dir, argv: []string{floor, "-base", base, "-browser-path", chromium, "-scenarios", strconv.Itoa(browserScenarios), "-workers", w}},
-				{name: "cucumber-js + Playwright", dir: dir, argv: []string{node, cucumber, "--parallel", w}, env: peerEnv(base, chromium, false)},
-				{name: "cucumber-js + Playwright, ferridriver's flags", dir: dir, argv: []string{node, cucumber, "--parallel", w}, env: peerEnv(base, chromium, true)},
-				other,
-			},
-			// ferridriver/floor and ferridriver/cucumber-js: the issue's targets;
-			// then the runners compared on the same browser configuration, and
-			// the overlap rule's effect.
-			ratios: [][2]int{{0, 1}, {0, 2}, {0, 3}, {0, 4}},
-			sample: 200 * time.Millisecond,
+		for _, workers := range []int{1, 2} {
+			w := strconv.Itoa(workers)
+			if v := os.Getenv("BENCH_WORKERS"); v != "" && !strings.Contains(v, w) {
+				continue
+			}
+			s := suite{
+				name: fmt.Sprintf("browser, %s (%d scenarios x 5 steps, %d worker(s))", b.name, browserScenarios, workers),
+				commands: []command{
+					{name: "ferridriver", dir: dir, argv: []string{ferri, "bdd", "--parallel", w, "-c", b.config}},
+					{name: "floor (playwright-go, no runner)", dir: dir, argv: []string{floor, "-base", base, "-browser-path", b.path, "-scenarios", strconv.Itoa(browserScenarios), "-workers", w}},
+					{name: "cucumber-js + Playwright", dir: dir, argv: []string{node, cucumber, "--parallel", w}, env: peerEnv(base, b.path, false)},
+					{name: "cucumber-js + Playwright, ferridriver's flags", dir: dir, argv: []string{node, cucumber, "--parallel", w}, env: peerEnv(base, b.path, true)},
+				},
+				// ferridriver/floor and ferridriver/cucumber-js: the
+				// issue's targets; then the runners compared on the same
+				// browser configuration.
+				ratios: [][2]int{{0, 1}, {0, 2}, {0, 3}},
+				sample: 200 * time.Millisecond,
+			}
+			if os.Getenv("BENCH_BROWSER_OVERLAP") != "" {
+				// ferridriver overlaps browser work while there are fewer
+				// workers than CPUs; this row runs it with the other
+				// choice, to show the rule's effect in the same run.
+				other := s.commands[0]
+				other.name, other.env = "ferridriver, overlap forced on", []string{"FERRIDRIVER_OVERLAP=1"}
+				if workers < runtime.NumCPU() {
+					other.name, other.env = "ferridriver, overlap forced off", []string{"FERRIDRIVER_OVERLAP=0"}
+				}
+				s.commands = append(s.commands, other)
+				s.ratios = append(s.ratios, [2]int{0, len(s.commands) - 1})
+			}
+			suites = append(suites, s)
 		}
-		if shell != nil {
-			s.commands = append(s.commands, command{name: "ferridriver, headless shell (" + shell.Path + ")", dir: dir,
-				argv: []string{ferri, "bdd", "--parallel", w, "-c", "ferridriver-shell.toml"}})
-			s.ratios = append(s.ratios, [2]int{len(s.commands) - 1, 2})
-		}
-		suites = append(suites, s)
 	}
 	return suites, nil
 }
+
+// benchBrowser is a browser the suite runs on; config is ferridriver's
+// configuration file for it, key its name in BENCH_BROWSERS.
+type benchBrowser struct{ key, name, path, config string }
 
 // writeBrowserSuite writes the suite both runners run unchanged: the
 // .feature files and the step file; cucumber-js also loads support/ (its
@@ -134,7 +148,9 @@ func writeBrowserSuite(dir, peerModules, base, chromium string) error {
 	files["cucumber.json"] = `{ "default": { "requireModule": ["tsx/cjs"], "require": ["steps/**/*.ts", "support/**/*.ts"], "paths": ["features/**/*.feature"] } }`
 	config := fmt.Sprintf("[test]\nsteps = [\"steps/**/*.ts\"]\n\n[browser]\nbaseURL = %q\n", base)
 	files["ferridriver.toml"] = config + fmt.Sprintf("executablePath = %q\n", chromium)
-	files["ferridriver-shell.toml"] = config // the browser ferridriver finds itself
+	// The browser ferridriver finds itself: the headless shell when it is
+	// installed.
+	files["ferridriver-shell.toml"] = config
 	return writeSuite(dir, peerModules, files)
 }
 

@@ -133,7 +133,7 @@ func measure(s suite, runs int) {
 			mems[i] = append(mems[i], m)
 		}
 	}
-	fmt.Printf("### %s\n\n| command | median | min | max | ratio to %s | peak PSS, whole tree | own process | browser | rest | peak RSS, own process |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n", s.name, s.commands[0].name)
+	fmt.Printf("### %s\n\n| command | median | min | max | ratio to %s | peak PSS, whole tree | own process | browser | rest | peak RSS, largest process |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n", s.name, s.commands[0].name)
 	ref := median(times[0])
 	for i, c := range s.commands {
 		m := median(times[i])
