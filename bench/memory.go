@@ -139,8 +139,10 @@ func (s *sampler) isBrowser(pid int) bool {
 	}
 	exe, err := os.Readlink("/proc/" + strconv.Itoa(pid) + "/exe")
 	is := err == nil && strings.Contains(strings.ToLower(filepath.Base(exe)), "chrom")
-	if err == nil {
-		s.browser[pid] = is
+	if is {
+		// Only a browser is remembered: a process forked to become one
+		// shows its parent's executable until it execs.
+		s.browser[pid] = true
 	}
 	return is
 }
