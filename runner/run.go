@@ -276,6 +276,7 @@ func (r *Run) newVM(worker int) (*jsbridge.VM, error) {
 	if err != nil {
 		return nil, err
 	}
+	vm.SetStepMatcher(r.stepByText)
 	jsbridge.SetCommandSession(vm, r.commands)
 	jsbridge.SetScriptCommands(vm, r.opts.ScriptCommands)
 	return vm, nil
