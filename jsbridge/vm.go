@@ -304,6 +304,7 @@ func (vm *VM) installGlobals() error {
 	fdModule.Set("host", vm.opts.Host)
 	fdModule.Set("version", Version)
 	fdModule.Set("runStep", vm.prelude.Get("runStep"))
+	fdModule.Set("stepTimeLeft", vm.stepTimeLeft)
 	vm.ferridriver = fdModule
 	if err := vm.runInits(); err != nil {
 		return err

@@ -8,3 +8,10 @@ declare var process: {
   readonly platform: string
   cwd(): string
 }
+
+declare module 'node:crypto' {
+  /** A random RFC 4122 version 4 UUID. */
+  export function randomUUID(): string
+  export function randomBytes(size: number): Uint8Array
+  export function createHash(algorithm: string): { update(data: string | Uint8Array): any; digest(encoding?: 'hex' | 'base64'): string }
+}
