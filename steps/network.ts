@@ -148,7 +148,8 @@ export function globMatcher(world: StepWorld, glob: string): (url: string) => bo
   let g = glob
   if (!g.startsWith('*') && !/^[a-z][a-z\d+.-]*:/i.test(g) && world.baseURL) {
     const base = world.baseURL.replace(/\/$/, '')
-    g = g.startsWith('/') ? new URL(world.baseURL).origin + g : base + '/' + g
+    const origin = /^[a-z][a-z\d+.-]*:\/\/[^/]*/i.exec(base)?.[0] ?? base
+    g = g.startsWith('/') ? origin + g : base + '/' + g
   }
   let re = ''
   let inGroup = false

@@ -72,7 +72,7 @@ defineParameterType({
 
 defineParameterType({
   name: 'expected',
-  regexp: [dq, sq, /-?\d+(?:\.\d+)?/, /true|false/],
+  regexp: [dq, sq, /(-?\d+(?:\.\d+)?)/, /(true|false)/],
   transformer(this: object, double?: string, single?: string, num?: string, bool?: string) {
     if (num !== undefined) return Number(num)
     if (bool !== undefined) return bool === 'true'
