@@ -12,6 +12,7 @@
 //   {storage}   "local" or "session"
 import { defineParameterType } from '@cucumber/cucumber'
 import { interpolate, interpolateString } from './values'
+import { relocate } from './scenario'
 
 const dq = /"((?:[^"\\]|\\.)*)"/
 const sq = /'((?:[^'\\]|\\.)*)'/
@@ -56,7 +57,11 @@ defineParameterType({
   name: 'target',
   regexp: [new RegExp(which + dq.source), new RegExp(which + sq.source)],
   transformer(this: object, nthD?: string, double?: string, nthS?: string, single?: string) {
-    return new Target(interpolateString(this, unquote(double, single)), nthOf(nthD ?? nthS))
+    try {
+      return new Target(interpolateString(this, unquote(double, single)), nthOf(nthD ?? nthS))
+    } catch (e) {
+      throw relocate(this, e)
+    }
   },
   useForSnippets: false,
 })
@@ -65,7 +70,11 @@ defineParameterType({
   name: 'text',
   regexp: [dq, sq],
   transformer(this: object, double?: string, single?: string) {
-    return interpolateString(this, unquote(double, single))
+    try {
+      return interpolateString(this, unquote(double, single))
+    } catch (e) {
+      throw relocate(this, e)
+    }
   },
   useForSnippets: false,
 })
@@ -76,7 +85,11 @@ defineParameterType({
   transformer(this: object, double?: string, single?: string, num?: string, bool?: string) {
     if (num !== undefined) return Number(num)
     if (bool !== undefined) return bool === 'true'
-    return interpolate(this, unquote(double, single))
+    try {
+      return interpolate(this, unquote(double, single))
+    } catch (e) {
+      throw relocate(this, e)
+    }
   },
   useForSnippets: false,
 })

@@ -86,3 +86,19 @@ function normalize(p: string): string {
   }
   return out.join('/')
 }
+
+const internalErrors = [TypeError, ReferenceError, RangeError, SyntaxError]
+
+/**
+ * Makes an error of a built-in step point at the step's line in the
+ * feature instead of the library's source (a library bug, such as a
+ * TypeError, keeps its stack as well).
+ */
+export function relocate(world: object, e: unknown): unknown {
+  if (!(e instanceof Error)) return e
+  const where = stepLocation(world)
+  if (!where || (e.stack ?? '').includes(`at ${where}`)) return e
+  const internal = internalErrors.some((c) => e instanceof c)
+  e.stack = internal ? `${e.stack}\n    at ${where}` : `${e.name}: ${e.message}\n    at ${where}`
+  return e
+}

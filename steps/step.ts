@@ -4,12 +4,10 @@
 import { expect } from '@playwright/test'
 import type { Locator } from '@playwright/test'
 import { Target } from './params'
-import { stepLocation } from './scenario'
+import { relocate } from './scenario'
 import { targetHint } from './targets'
 import { assertionBudget, eventually, toRegExp, type Validation } from './validation'
 import type { StepWorld } from './world'
-
-const internalErrors = [TypeError, ReferenceError, RangeError, SyntaxError]
 
 /**
  * Wraps a step function: its error names the step's line in the feature
@@ -34,11 +32,7 @@ function located(world: StepWorld, e: unknown, args: unknown[]): unknown {
     const hint = targetHint(a)
     if (hint && !e.message.includes(hint) && /Timeout|waiting for|not found|resolved to 0|element\(s\) not found/.test(e.message)) e.message += '\n' + hint
   }
-  const where = stepLocation(world)
-  if (!where || (e.stack ?? '').includes(`at ${where}`)) return e
-  const internal = internalErrors.some((c) => e instanceof c)
-  e.stack = internal ? `${e.stack}\n    at ${where}` : `${e.name}: ${e.message}\n    at ${where}`
-  return e
+  return relocate(world, e)
 }
 
 /** Playwright's expect, negated when v (or not) says so, with the World's assertion time. */

@@ -39,15 +39,19 @@ export function locate(world: StepWorld, target: Target | string): Locator {
   const t = typeof target === 'string' ? new Target(target) : target
   let l = resolve(world, t.text)
   if (isFrameLocator(l)) l = l.owner()
-  if (t.nth === undefined) return l
-  return t.nth === -1 ? l.last() : l.nth(t.nth)
+  return nthOf(l, t.nth)
+}
+
+function nthOf<L extends Locator | FrameLocator>(l: L, nth: number | undefined): L {
+  if (nth === undefined) return l
+  return (nth === -1 ? l.last() : nth === 0 ? l.first() : l.nth(nth)) as L
 }
 
 /** The frame a target names: a frame page object, or the frame of an <iframe> element. */
 export function locateFrame(world: StepWorld, target: Target | string): FrameLocator {
   const t = typeof target === 'string' ? new Target(target) : target
   const l = resolve(world, t.text)
-  if (isFrameLocator(l)) return t.nth === undefined ? l : t.nth === -1 ? l.last() : l.nth(t.nth)
+  if (isFrameLocator(l)) return nthOf(l, t.nth)
   return locate(world, t).contentFrame()
 }
 
@@ -60,17 +64,18 @@ export function isPageObject(text: string): boolean {
   }
 }
 
-// A name such as "Log in" or "Submit order", as opposed to a selector:
-// letters, digits and spaces only, with a capital or a space in it
-// (lower-case single words are tag names: "li", "button").
-const nameLike = /^[\p{L}\d][\p{L}\d '’-]*$/u
+// A name such as "Log in" or "Submit order", as opposed to a selector: no
+// selector punctuation, and a capital or a space in it (lower-case single
+// words are tag names: "li", "button").
+const selectorLike = /[#.[\]=:>()*"'/@~+,|^$]/
+const nameLike = (s: string) => !selectorLike.test(s) && /[A-Z\s]/.test(s)
 
 /**
  * A hint for a failed step whose target looks like a business name but is
  * not a page object, so it was used as a CSS selector and matched nothing.
  */
 export function targetHint(t: Target): string | undefined {
-  if (isPageObject(t.text) || !nameLike.test(t.text) || !/[A-Z ]/.test(t.text)) return undefined
+  if (isPageObject(t.text) || !nameLike(t.text)) return undefined
   const known = pageObjectNames()
   const list = known.length ? ` (page objects: ${known.slice(0, 12).join(', ')}${known.length > 12 ? ', …' : ''})` : ' (no page objects are defined: see [steps] pages)'
   return `Note: "${t.text}" is not a page-object name${list}, so it was used as a CSS selector. Name the element in a page-object file, or write a selector such as 'role=button[name="${t.text}"]' or 'text=${t.text}'.`

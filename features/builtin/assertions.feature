@@ -41,6 +41,7 @@ Feature: Built-in steps: assertions
     And I expect the value of "#code" to equal "ABC-123"
     And I expect the value of "#code" not to start with "XYZ"
     And I expect the HTML of "#greeting" to contain "<strong>world</strong>"
+    And I expect the HTML of "#greeting" not to contain "<em>"
     And I expect the page to contain the text "Hover me"
     And I expect the page not to contain the text "Secret"
 
@@ -55,6 +56,7 @@ Feature: Built-in steps: assertions
     And I expect "#styled" not to have the class "ok"
     And I expect the property "validity.valid" of "#email" to equal false
     And I expect the property "dataset.id" of the first "#items li" to equal "1"
+    And I expect the property "value" of "#code" not to equal "XYZ"
 
   Scenario: Counts and lists
     Then I expect the count of "#items li" to equal 3

@@ -22,6 +22,8 @@ Feature: Built-in steps: frames, dialogs and tabs
     Then I expect the text of "role=status" to equal "Confirmed"
     And I expect the message of the last dialog to equal "Delete everything?"
     And I expect the type of the last dialog to equal "confirm"
+    And I expect the message of the last dialog not to contain "name"
+    And I expect the number of dialogs not to equal 0
     When I dismiss the next dialog
     And I click "#confirm"
     Then I expect the text of "role=status" to equal "Cancelled"
@@ -46,6 +48,7 @@ Feature: Built-in steps: frames, dialogs and tabs
     And I switch to the new tab
     Then I expect the URL path to equal "/todo.html"
     And I expect the number of tabs to equal 2
+    And I expect the number of tabs not to equal 1
     When I switch to tab 1
     Then I expect the URL path to equal "/elements.html"
     When I open "/forms.html" in a new tab
