@@ -141,3 +141,57 @@ func TestBuiltinExamplesMatchTheirStep(t *testing.T) {
 		t.Fatalf("checked %d examples of %d", checked, len(wants))
 	}
 }
+
+// What `ferridriver mcp` records (world/browsing, docs/mcp.md) is built-in
+// steps: each phrasing, as the recorder writes it, matches exactly one
+// definition of the library.
+func TestRecorderPhrasingsAreBuiltinSteps(t *testing.T) {
+	recorded := []string{
+		`I open "/login"`, `I go back`, `I go forward`, `I reload the page`,
+		`I click 'role=button[name="Log in"]'`, `I double click "#title"`, `I right click 'role=row[name="x"] >> nth=2'`,
+		`I click 'role=heading[name="Todo list"]' while holding "Control+Shift"`,
+		`I fill 'role=textbox[name="Username"]' with "demo"`, `I type "milk" into "#search"`,
+		`I press "Enter"`, `I press "Enter" on 'role=textbox[name="New todo"]'`,
+		`I check "#terms"`, `I uncheck "#terms"`, `I select "Blue" in 'role=combobox[name="Colour"]'`,
+		`I hover "#menu"`, `I drag "#a" to "#b"`, `I upload "data/a.txt" to "#file"`,
+		`I accept the next dialog`, `I dismiss the next dialog`, `I accept the next prompt with "Ada"`,
+		`I wait for the text "Saved"`, `I wait for "text=Loading" to be hidden`, `I wait 500 milliseconds`,
+		`I switch to tab 2`, `I close the current tab`, `I open a new tab`, `I open "/todo.html" in a new tab`,
+		`I set the viewport to 800 by 600`, `I emulate the media type "print"`, `I emulate the color scheme "dark"`,
+		`I expect 'role=heading[name="Welcome, demo!"]' to be visible`, `I expect "#terms" to be checked`, `I expect "#terms" not to be checked`,
+		`I expect the page to contain the text "Welcome, demo!"`,
+		`I expect the value of 'role=textbox[name="Username"]' to equal "demo"`, `I expect the text of "role=status" to equal "2 items left"`,
+	}
+	var b strings.Builder
+	b.WriteString("Feature: recorded\n  Scenario: s\n")
+	for _, s := range recorded {
+		fmt.Fprintf(&b, "    * %s\n", s)
+	}
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "features"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "features", "r.feature"), []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r, err := runner.Prepare(runner.Options{Dir: dir, Library: Library(), DryRun: true, Stdout: &strings.Builder{}, Stderr: &strings.Builder{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var envs []*messages.Envelope
+	r.Execute(context.Background(), runner.SinkFunc(func(e *messages.Envelope) { envs = append(envs, e) }))
+	n := 0
+	for _, e := range envs {
+		if tc := e.TestCase; tc != nil {
+			for i, s := range tc.TestSteps {
+				n++
+				if len(s.StepDefinitionIDs) != 1 {
+					t.Errorf("%q matches %d built-in steps", recorded[i], len(s.StepDefinitionIDs))
+				}
+			}
+		}
+	}
+	if n != len(recorded) {
+		t.Fatalf("%d steps planned, want %d", n, len(recorded))
+	}
+}

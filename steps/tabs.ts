@@ -24,9 +24,15 @@ When('I open {text} in a new tab', { description: 'Opens a URL in a new tab and 
   await page.goto(url)
 }))
 
-When('I switch to tab {int}', { description: 'Switches to a tab by its number (1 is the first opened).', example: 'When I switch to tab 2' }, step(async function (n: number) {
-  const pages = this.context.pages()
-  if (n < 1 || n > pages.length) throw new Error(`there is no tab ${n}: ${pages.length} tab${pages.length === 1 ? ' is' : 's are'} open`)
+When('I switch to tab {int}', { description: 'Switches to a tab by its number (1 is the first opened), waiting for a tab that is opening.', example: 'When I switch to tab 2' }, step(async function (n: number) {
+  if (n < 1) throw new Error(`tabs are numbered from 1, not ${n}`)
+  const deadline = Date.now() + assertionBudget(this)
+  let pages = this.context.pages()
+  while (n > pages.length && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    pages = this.context.pages()
+  }
+  if (n > pages.length) throw new Error(`there is no tab ${n}: ${pages.length} tab${pages.length === 1 ? ' is' : 's are'} open`)
   await switchTo(this, pages[n - 1])
 }))
 
