@@ -96,8 +96,8 @@ defineParameterType({
 
 defineParameterType({
   name: 'to',
-  regexp: /not to|to/,
-  transformer: (s: string) => s === 'not to',
+  regexp: /(?:not )?to/,
+  transformer: (s: string) => s.startsWith('not'),
   useForSnippets: false,
 })
 

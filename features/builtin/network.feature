@@ -14,7 +14,7 @@ Feature: Built-in steps: network
     Then I expect the text of "#todos-result" to equal "1 todos: Mocked todo"
     When I stop mocking "**/api/todos"
     And I click "#load-todos"
-    Then I expect the text of "#todos-result" to start with "3 todos"
+    Then I expect the text of "#todos-result" to contain "Read the docs"
     When I mock "**/api/todos" with the status 500
     And I click "#load-todos"
     Then I expect the text of "#todos-result" to equal "Failed: status 500"
@@ -45,7 +45,7 @@ Feature: Built-in steps: network
     When I delay "**/api/todos" by 1000 milliseconds
     And I click "#load-todos"
     Then I expect the text of "#todos-result" to equal "Loading"
-    And I expect the text of "#todos-result" to start with "3 todos"
+    And I expect the text of "#todos-result" to contain "Read the docs"
     When I block the "fetch" requests
     And I click "#load-todos"
     Then I expect the text of "#todos-result" to start with "Failed"
