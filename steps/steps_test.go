@@ -38,6 +38,26 @@ func libraryRegistry(t *testing.T) *jsbridge.Registry {
 	return vm.Registry()
 }
 
+// dryRun plans a feature with the library alone, running nothing, and
+// returns the message stream.
+func dryRun(t *testing.T, feature string) []*messages.Envelope {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "features"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "features", "f.feature"), []byte(feature), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r, err := runner.Prepare(runner.Options{Dir: dir, Library: Library(), DryRun: true, Stdout: &strings.Builder{}, Stderr: &strings.Builder{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var envs []*messages.Envelope
+	r.Execute(context.Background(), runner.SinkFunc(func(e *messages.Envelope) { envs = append(envs, e) }))
+	return envs
+}
+
 // Every built-in step has a one-line description and at least one
 // example, and the count by category is printed (go test -v).
 func TestBuiltinStepsAreDocumented(t *testing.T) {
@@ -89,19 +109,7 @@ func TestBuiltinExamplesMatchTheirStep(t *testing.T) {
 			wants = append(wants, want{d.Pattern, d.Source.String()})
 		}
 	}
-	dir := t.TempDir()
-	if err := os.MkdirAll(filepath.Join(dir, "features"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "features", "examples.feature"), []byte(b.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	r, err := runner.Prepare(runner.Options{Dir: dir, Library: Library(), DryRun: true, Stdout: &strings.Builder{}, Stderr: &strings.Builder{}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var envs []*messages.Envelope
-	r.Execute(context.Background(), runner.SinkFunc(func(e *messages.Envelope) { envs = append(envs, e) }))
+	envs := dryRun(t, b.String())
 	defs := map[string]want{}
 	pickles := map[string]*messages.Pickle{}
 	for _, e := range envs {
@@ -167,19 +175,7 @@ func TestRecorderPhrasingsAreBuiltinSteps(t *testing.T) {
 	for _, s := range recorded {
 		fmt.Fprintf(&b, "    * %s\n", s)
 	}
-	dir := t.TempDir()
-	if err := os.MkdirAll(filepath.Join(dir, "features"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "features", "r.feature"), []byte(b.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	r, err := runner.Prepare(runner.Options{Dir: dir, Library: Library(), DryRun: true, Stdout: &strings.Builder{}, Stderr: &strings.Builder{}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var envs []*messages.Envelope
-	r.Execute(context.Background(), runner.SinkFunc(func(e *messages.Envelope) { envs = append(envs, e) }))
+	envs := dryRun(t, b.String())
 	n := 0
 	for _, e := range envs {
 		if tc := e.TestCase; tc != nil {
