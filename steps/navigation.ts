@@ -13,12 +13,21 @@ Given(
   }),
 )
 
+// History steps wait for the document to be complete rather than for a
+// load event: a browser that keeps pages in its back/forward cache (one
+// ferridriver connects to over CDP, for instance) restores them without
+// one, and Playwright's goBack() would wait for it until its timeout.
+async function history(world: StepWorld, go: 'goBack' | 'goForward'): Promise<void> {
+  await world.page[go]({ waitUntil: 'commit' })
+  await world.page.waitForFunction(() => document.readyState === 'complete')
+}
+
 When('I go back', { description: 'Goes back in the browser history.', example: 'When I go back' }, step(async function () {
-  await this.page.goBack()
+  await history(this, 'goBack')
 }))
 
 When('I go forward', { description: 'Goes forward in the browser history.', example: 'When I go forward' }, step(async function () {
-  await this.page.goForward()
+  await history(this, 'goForward')
 }))
 
 When('I reload the page', { description: 'Reloads the current page.', example: 'When I reload the page' }, step(async function () {
