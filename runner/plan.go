@@ -262,17 +262,7 @@ func (r *Run) planStep(ps *messages.PickleStep) (*plannedStep, error) {
 		st.args = stepArgs(matches[0].args)
 	case 0:
 	default:
-		var b strings.Builder
-		b.WriteString("Multiple step definitions match:")
-		for _, m := range matches {
-			d := r.matcher.defs[m.def]
-			pat := d.Pattern
-			if d.IsRegexp {
-				pat = "/" + pat + "/" + d.Flags
-			}
-			fmt.Fprintf(&b, "\n  %s - %s:%d", pat, d.Source.URI, d.Source.Line)
-		}
-		st.ambiguous = b.String()
+		st.ambiguous = r.matcher.ambiguity(matches)
 	}
 	return st, nil
 }

@@ -283,7 +283,12 @@ func dedupe(sorted []string) []string {
 }
 
 func (r *Run) newVM(worker int) (*jsbridge.VM, error) {
-	return newVM(r.opts, r.bundle, worker, r.commands)
+	vm, err := newVM(r.opts, r.bundle, worker, r.commands)
+	if err != nil {
+		return nil, err
+	}
+	vm.SetStepMatcher(r.stepByText)
+	return vm, nil
 }
 
 // newVM evaluates b in a new VM of worker, as opts configure it.
