@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -60,6 +61,7 @@ url = "http://127.0.0.1:%d/api/health"
 				t.Fatal(err)
 			}
 			token := runToken(t)
+			t.Cleanup(func() { killAll(token) })
 			cmd := exec.Command(binary, "bdd")
 			cmd.Dir = dir
 			cmd.Env = append(os.Environ(), token)
@@ -135,6 +137,7 @@ Given('a step that ignores interrupts', { timeout: -1 }, () => new Promise((r) =
 		"ferridriver.toml": fmt.Sprintf("[test]\nbuiltinSteps = false\n\n[[webServer]]\ncommand = \"python3 server.py %d\"\nurl = \"http://127.0.0.1:%d/\"\n", port, port),
 	})
 	token := runToken(t)
+	t.Cleanup(func() { killAll(token) })
 	cmd := exec.Command(binary, "bdd", "--format", "message:out/run.ndjson")
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), token)
@@ -173,5 +176,15 @@ Given('a step that ignores interrupts', { timeout: -1 }, () => new Promise((r) =
 	noneLeft(t, token)
 	if portOpen(port) {
 		t.Fatalf("the webServer still listens on %d", port)
+	}
+}
+
+// killAll kills what a run left behind when a test failed before checking
+// (noneLeft), so that no server outlives the test.
+func killAll(token string) {
+	for _, l := range procsWith(token) {
+		if pid, err := strconv.Atoi(strings.Fields(l)[0]); err == nil {
+			_ = syscall.Kill(pid, syscall.SIGKILL)
+		}
 	}
 }
