@@ -7,7 +7,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -176,15 +175,5 @@ Given('a step that ignores interrupts', { timeout: -1 }, () => new Promise((r) =
 	noneLeft(t, token)
 	if portOpen(port) {
 		t.Fatalf("the webServer still listens on %d", port)
-	}
-}
-
-// killAll kills what a run left behind when a test failed before checking
-// (noneLeft), so that no server outlives the test.
-func killAll(token string) {
-	for _, l := range procsWith(token) {
-		if pid, err := strconv.Atoi(strings.Fields(l)[0]); err == nil {
-			_ = syscall.Kill(pid, syscall.SIGKILL)
-		}
 	}
 }
