@@ -22,6 +22,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/bmatcuk/doublestar/v4"
 	"github.com/go-viper/mapstructure/v2"
 	"github.com/pelletier/go-toml/v2"
 	"github.com/spf13/viper"
@@ -45,6 +46,7 @@ type Config struct {
 	Browser    world.Config       `mapstructure:"browser"`
 	WebServer  []webserver.Config `mapstructure:"webServer"`
 	MCP        MCP                `mapstructure:"mcp"`
+	Steps      Steps              `mapstructure:"steps"`
 
 	// File is the config file that was read ("" when there was none).
 	File string `mapstructure:"-"`
@@ -78,6 +80,17 @@ type Test struct {
 	Shard           string         `mapstructure:"shard"`
 	// BuiltinSteps loads the built-in step library (default true).
 	BuiltinSteps *bool `mapstructure:"builtinSteps"`
+}
+
+// Steps is the [steps] section: the project's data for the built-in step
+// library.
+type Steps struct {
+	// Pages are globs of page-object files (YAML, TOML, JSON), relative to
+	// the project; nil means steps/pages.DefaultPatterns.
+	Pages []string `mapstructure:"pages"`
+	// Values are what `$name` in a step's arguments gives when the
+	// scenario has not remembered name (key case is kept).
+	Values map[string]any `mapstructure:"values"`
 }
 
 // MCP is the [mcp] section: `ferridriver mcp` over HTTP.
@@ -198,6 +211,7 @@ var envKeys = []string{
 	"browser.screenshot", "browser.trace", "browser.perworker", "browser.slowmo",
 	"browser.connect", "browser.connectovercdp", "browser.connectheaders", "browser.connecttimeout", "browser.exposenetwork",
 	"mcp.token",
+	"steps.pages", "steps.values",
 }
 
 func relName(dir, file string) string {
@@ -494,6 +508,11 @@ func restoreCase(cfg *Config, raw map[string]any) {
 			}
 		}
 	}
+	if st, ok := table(raw, "steps"); ok {
+		if values, ok := table(st, "values"); ok {
+			cfg.Steps.Values = values
+		}
+	}
 	if s, ok := table(raw, "scripting"); ok {
 		if allow, ok := table(s, "allow"); ok {
 			cfg.Scripting.Allow = allow
@@ -561,6 +580,11 @@ func (c *Config) validate() error {
 	}
 	if err := expandHeaders(c.Browser.ConnectHeaders); err != nil {
 		return err
+	}
+	for i, p := range c.Steps.Pages {
+		if !doublestar.ValidatePattern(filepath.ToSlash(p)) {
+			return &Error{Key: fmt.Sprintf("steps.pages[%d]", i), Msg: fmt.Sprintf("%q is not a valid glob", p)}
+		}
 	}
 	if err := c.Browser.Validate(); err != nil {
 		return &Error{Key: "browser", Msg: err.Error()}

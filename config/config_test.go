@@ -46,6 +46,20 @@ func TestLoadFormats(t *testing.T) {
 	}
 }
 
+// [steps] values keep the case of their names; pages are globs.
+func TestStepsSection(t *testing.T) {
+	cfg, err := Load(write(t, "ferridriver.toml", "[steps]\npages = [\"ui/**/*.yaml\"]\n[steps.values]\nadminUser = \"ada\"\nLimits = { maxItems = 3 }\n"), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(cfg.Steps.Pages, []string{"ui/**/*.yaml"}) || cfg.Steps.Values["adminUser"] != "ada" {
+		t.Fatalf("%+v", cfg.Steps)
+	}
+	if l, ok := cfg.Steps.Values["Limits"].(map[string]any); !ok || l["maxItems"] == nil {
+		t.Fatalf("nested case lost: %v", cfg.Steps.Values)
+	}
+}
+
 func TestNoFileIsFine(t *testing.T) {
 	cfg, err := Load(t.TempDir(), "")
 	if err != nil || cfg.File != "" || cfg.Test.Parallel != 0 {
@@ -67,6 +81,9 @@ func TestErrorsNameFileAndKey(t *testing.T) {
 		{"table expected", "ferridriver.toml", "[test]\nworldParameters = 3\n", `test.worldParameters: expected a table, got a number (3)`},
 		{"negative", "ferridriver.toml", "[test]\nretry = -1\n", `ferridriver.toml: test.retry: must be >= 0, got -1`},
 		{"syntax", "ferridriver.toml", "[test\n", `ferridriver.toml: `},
+		{"steps key", "ferridriver.toml", "[steps]\npage = [\"p/*.yaml\"]\n", `ferridriver.toml: steps.page: unknown key (did you mean "pages"?)`},
+		{"steps pages glob", "ferridriver.toml", "[steps]\npages = [\"p/[.yaml\"]\n", `ferridriver.toml: steps.pages[0]: "p/[.yaml" is not a valid glob`},
+		{"steps values table", "ferridriver.yaml", "steps:\n  values: [1]\n", `ferridriver.yaml: steps.values: expected a table, got a list`},
 		{"webServer item key", "ferridriver.toml", "[[webServer]]\ncomand = \"x\"\n", `webServer[0].comand: unknown key (did you mean "command"?)`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -6,9 +6,12 @@
 //
 // Pages: / (index), /login (demo/secret) -> /welcome, /todo.html,
 // /table.html, /dialogs.html, /popup.html (opens /popup-content.html),
-// /slow.html?delay=ms. API: GET/POST /api/todos, DELETE /api/todos/{id},
-// GET /api/slow?ms=N, GET /api/health; users, login, echo, status and
-// redirect endpoints are listed in api.go.
+// /slow.html?delay=ms; for the built-in step library's own features,
+// /elements.html, /forms.html, /frames.html (with nested frames) and
+// /environment.html (what the browser tells the page, and requests). API:
+// GET/POST /api/todos, DELETE /api/todos/{id}, GET /api/slow?ms=N,
+// GET /api/health; users, login, echo, status and redirect endpoints are
+// listed in api.go.
 package demoapp
 
 import (

@@ -86,7 +86,8 @@ func TestAPI(t *testing.T) {
 	if code := getJSON("/templates/login.html", nil); code != http.StatusNotFound {
 		t.Errorf("templates must not be served raw: %d", code)
 	}
-	for _, p := range []string{"/", "/todo.html", "/table.html", "/dialogs.html", "/popup.html", "/popup-content.html", "/slow.html", "/style.css", "/todo.js", "/login"} {
+	for _, p := range []string{"/", "/todo.html", "/table.html", "/dialogs.html", "/popup.html", "/popup-content.html", "/slow.html", "/style.css", "/todo.js", "/login",
+		"/elements.html", "/forms.html", "/frames.html", "/frame-inner.html", "/frame-deep.html", "/environment.html"} {
 		if code := getJSON(p, nil); code != 200 {
 			t.Errorf("GET %s: %d", p, code)
 		}

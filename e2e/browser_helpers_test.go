@@ -96,12 +96,18 @@ func noneLeft(t *testing.T, token string) {
 			return
 		}
 	}
-	for _, l := range left {
+	killAll(token) // do not leak them into other tests
+	t.Fatalf("processes left behind by the run:\n%s", strings.Join(left, "\n"))
+}
+
+// killAll kills the processes of a run (see runToken), for tests that must
+// not leave a server behind even when they fail before noneLeft.
+func killAll(token string) {
+	for _, l := range procsWith(token) {
 		if pid, err := strconv.Atoi(strings.Fields(l)[0]); err == nil {
-			_ = syscall.Kill(pid, syscall.SIGKILL) // do not leak them into other tests
+			_ = syscall.Kill(pid, syscall.SIGKILL)
 		}
 	}
-	t.Fatalf("processes left behind by the run:\n%s", strings.Join(left, "\n"))
 }
 
 // exampleSuite copies the repository's example suite (features/, its steps

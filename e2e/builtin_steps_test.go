@@ -1,12 +1,16 @@
 package e2e
 
 import (
+	"fmt"
 	"path/filepath"
+	"slices"
+	"sort"
 	"strings"
 	"testing"
 
 	"github.com/ferridriver/ferridriver/internal/oracles"
 	"github.com/ferridriver/ferridriver/internal/testenv"
+	"github.com/ferridriver/ferridriver/messages"
 )
 
 // The built-in step library is loaded before the project's steps: a
@@ -91,5 +95,227 @@ Given('the value {value} is stored', function (v: number) { if (v !== 84) throw 
 	}
 	if !strings.Contains(res.stderr, "parameter type(s) {value}") || strings.Count(res.stderr, "{value}") != 1 {
 		t.Fatalf("the replaced parameter type is not said once:\n%s", res.stderr)
+	}
+}
+
+// features/builtin runs green with the built-in steps only, and uses every
+// built-in browser step, each {to} and {validation} step in both its
+// positive and its "not" form (issue 12). The API steps (steps/api*.ts)
+// prove themselves elsewhere.
+func TestBuiltinStepsFeatures(t *testing.T) {
+	testenv.NeedBrowser(t)
+	dir, _ := exampleSuite(t)
+	res := ferridriver(t, dir, "bdd", "features/builtin", "--parallel", "2", "--format", "message:m.ndjson", "--format", "summary")
+	if res.code != 0 {
+		t.Fatalf("features/builtin: exit %d\n%s\n%s", res.code, res.stdout, res.stderr)
+	}
+	t.Log(strings.TrimSpace(res.stdout))
+	envs := oracles.ReadStream(t, filepath.Join(dir, "m.ndjson"))
+	type use struct{ plain, negated bool }
+	defs := map[string]*messages.StepDefinition{}
+	uses := map[string]*use{}
+	for _, e := range envs {
+		if d := e.StepDefinition; d != nil && strings.HasPrefix(*d.SourceReference.URI, "ferridriver:steps/") && !strings.HasPrefix(filepath.Base(*d.SourceReference.URI), "api") {
+			defs[d.ID] = d
+			uses[d.ID] = &use{}
+		}
+	}
+	for _, e := range envs {
+		tc := e.TestCase
+		if tc == nil {
+			continue
+		}
+		for _, s := range tc.TestSteps {
+			for i, id := range s.StepDefinitionIDs {
+				u := uses[id]
+				if u == nil {
+					continue
+				}
+				negated := false
+				for _, a := range s.StepMatchArgumentsLists[i].StepMatchArguments {
+					if n := a.ParameterTypeName; n != nil && (*n == "to" || *n == "validation") && a.Group.Value != nil && strings.HasPrefix(*a.Group.Value, "not ") {
+						negated = true
+					}
+				}
+				if negated {
+					u.negated = true
+				} else {
+					u.plain = true
+				}
+			}
+		}
+	}
+	var missing []string
+	for id, d := range defs {
+		u := uses[id]
+		where := fmt.Sprintf("%q (%s:%d)", d.Pattern.Source, *d.SourceReference.URI, d.SourceReference.Location.Line)
+		switch {
+		case !u.plain:
+			missing = append(missing, where)
+		case (strings.Contains(d.Pattern.Source, "{to}") || strings.Contains(d.Pattern.Source, "{validation}")) && !u.negated:
+			missing = append(missing, "the not form of "+where)
+		}
+	}
+	sort.Strings(missing)
+	if len(missing) > 0 {
+		t.Errorf("features/builtin does not use %d built-in steps:\n  %s", len(missing), strings.Join(missing, "\n  "))
+	}
+	t.Logf("features/builtin checks %d built-in browser steps", len(defs))
+	if len(defs) < 140 {
+		t.Errorf("only %d built-in browser steps", len(defs))
+	}
+	// Screenshots are attached to the report.
+	var shots []string
+	for _, e := range envs {
+		if a := e.Attachment; a != nil && a.MediaType == "image/png" && a.FileName != nil {
+			shots = append(shots, *a.FileName)
+		}
+	}
+	for _, want := range []string{"screenshot.png", "elements.png", "full-page.png", "element.png"} {
+		if !slices.Contains(shots, want) {
+			t.Errorf("no %s attached (attached: %v)", want, shots)
+		}
+	}
+}
+
+const failingFeature = `Feature: failures
+  Background:
+    Given I open "/elements.html"
+
+  Scenario: state
+    Then I expect "#secret" to be visible
+  Scenario: state not
+    Then I expect "#click-me" not to be visible
+  Scenario: text
+    Then I expect the text of "h1" to equal "Nope"
+  Scenario: text eventually
+    Then I expect the text of "h1" to start with "Nope"
+  Scenario: value
+    Then I expect the value of "#code" to equal "XYZ"
+  Scenario: attribute
+    Then I expect the attribute "aria-expanded" of "#toggle-details" to equal "true"
+  Scenario: css
+    Then I expect the CSS property "color" of "#styled" to equal "rgb(0, 0, 0)"
+  Scenario: class
+    Then I expect "#styled" to have the class "ok"
+  Scenario: count
+    Then I expect the count of the first "#items li" to equal 4
+  Scenario: count eventually
+    Then I expect the count of "#items li" to be greater than 5
+  Scenario: role
+    Then I expect the role of "#fancy" to equal "link"
+  Scenario: accessible name
+    Then I expect the accessible name of "#fancy" to equal "Open"
+  Scenario: url
+    Then I expect the URL to contain "/nope"
+  Scenario: title
+    Then I expect the title to equal "Nope"
+  Scenario: page text
+    Then I expect the page to contain the text "Not on this page"
+  Scenario: memory
+    When I remember "a" as "x"
+    Then I expect "$x" to equal "b"
+  Scenario: requests
+    When I record the network requests
+    Then I expect a request to "**/api/nope" to have been made
+  Scenario: storage
+    Then I expect the local storage item "theme" to equal "dark"
+  Scenario: within
+    Then within 1 second, I expect the text of "h1" to equal "Later"
+  Scenario: unknown page element
+    When I click "login > Nope"
+  Scenario: ambiguous page element
+    When I click "Heading"
+  Scenario: not a page object
+    When I click "Sign up"
+  Scenario: unknown remembered name
+    When I fill "#focus-me" with "${nope}"
+`
+
+// One failure per assertion family reads like Playwright's: what was
+// expected, what was found, the locator, and the step's line in the
+// feature (not the library's).
+func TestBuiltinStepFailures(t *testing.T) {
+	dir := browserProject(t)
+	testenv.WriteFiles(t, dir, map[string]string{
+		"features/fail.feature": failingFeature,
+		"pages/login.yaml":      "Heading: h1\n",
+		"pages/forms.yaml":      "Heading: h1\n",
+		"steps/timeout.ts":      "import { setDefaultTimeout } from '@cucumber/cucumber'\nsetDefaultTimeout(1500)\n",
+	})
+	res := ferridriver(t, dir, "bdd", "--parallel", "2", "--format", "message:m.ndjson")
+	if res.code != 1 {
+		t.Fatalf("exit %d, want 1\n%s\n%s", res.code, res.stdout, res.stderr)
+	}
+	envs := oracles.ReadStream(t, filepath.Join(dir, "m.ndjson"))
+	lines := strings.Split(failingFeature, "\n")
+	lineOf := func(text string) int {
+		for i, l := range lines {
+			if strings.HasSuffix(l, " "+text) && !strings.Contains(l, "Given I open") {
+				return i + 1
+			}
+		}
+		t.Fatalf("no line %q", text)
+		return 0
+	}
+	got := map[string]string{} // scenario -> failure message
+	pickles := map[string]*messages.Pickle{}
+	cases := map[string]string{}   // test case -> pickle
+	started := map[string]string{} // test case started -> test case
+	for _, e := range envs {
+		switch {
+		case e.Pickle != nil:
+			pickles[e.Pickle.ID] = e.Pickle
+		case e.TestCase != nil:
+			cases[e.TestCase.ID] = e.TestCase.PickleID
+		case e.TestCaseStarted != nil:
+			started[e.TestCaseStarted.ID] = e.TestCaseStarted.TestCaseID
+		case e.TestStepFinished != nil && e.TestStepFinished.TestStepResult.Status == messages.TestStepResultStatusFailed:
+			p := pickles[cases[started[e.TestStepFinished.TestCaseStartedID]]]
+			got[p.Name] = *e.TestStepFinished.TestStepResult.Message
+		}
+	}
+	for _, tc := range []struct {
+		scenario, step string
+		want           []string
+	}{
+		{"state", `I expect "#secret" to be visible`, []string{"expect(locator).toBeVisible() failed", "Locator: locator('#secret')", "Expected: visible", "Received: hidden", "Timeout: 12"}},
+		{"state not", `I expect "#click-me" not to be visible`, []string{"expect(locator).not.toBeVisible() failed", "Locator: locator('#click-me')", "Expected: not visible", "Received: visible"}},
+		{"text", `I expect the text of "h1" to equal "Nope"`, []string{"expect(locator).toHaveText(expected) failed", "Locator: locator('h1')", `Expected string: "Nope"`, `Received string: "Elements"`}},
+		{"text eventually", `I expect the text of "h1" to start with "Nope"`, []string{`Expected the text of locator('h1') to start with "Nope"`, "Locator: locator('h1')", `Expected: "Nope"`, `Received: "Elements"`, "Timeout: 12"}},
+		{"value", `I expect the value of "#code" to equal "XYZ"`, []string{"toHaveValue", "Locator: locator('#code')", `"XYZ"`, `"ABC-123"`}},
+		{"attribute", `I expect the attribute "aria-expanded" of "#toggle-details" to equal "true"`, []string{"toHaveAttribute", "Locator: locator('#toggle-details')", `"true"`, `"false"`}},
+		{"css", `I expect the CSS property "color" of "#styled" to equal "rgb(0, 0, 0)"`, []string{"toHaveCSS", "Locator: locator('#styled')", `"rgb(0, 0, 0)"`, `"rgb(200, 0, 0)"`}},
+		{"class", `I expect "#styled" to have the class "ok"`, []string{"toContainClass", "Locator: locator('#styled')", `"ok"`, `"error big"`}},
+		{"count", `I expect the count of the first "#items li" to equal 4`, []string{"toHaveCount", "Locator: locator('#items li').first()", "Expected: 4", "Received: 1"}},
+		{"count eventually", `I expect the count of "#items li" to be greater than 5`, []string{"Expected the count of locator('#items li') to be greater than 5", "Locator: locator('#items li')", "Received: 3"}},
+		{"role", `I expect the role of "#fancy" to equal "link"`, []string{"toHaveRole", "Locator: locator('#fancy')", `"link"`, `"button"`}},
+		{"accessible name", `I expect the accessible name of "#fancy" to equal "Open"`, []string{"toHaveAccessibleName", "Locator: locator('#fancy')", `"Open"`, `"Close the panel"`}},
+		{"url", `I expect the URL to contain "/nope"`, []string{`Expected the URL to contain "/nope"`, `Received: "http://`, "/elements.html"}},
+		{"title", `I expect the title to equal "Nope"`, []string{"toHaveTitle", `"Nope"`, `"Elements · Demo app"`}},
+		{"page text", `I expect the page to contain the text "Not on this page"`, []string{"toBeVisible", `getByText('Not on this page')`}},
+		{"memory", `I expect "$x" to equal "b"`, []string{`Expected "a" to equal "b"`, `Expected: "b"`, `Received: "a"`}},
+		{"requests", `I expect a request to "**/api/nope" to have been made`, []string{`Expected the number of requests to "**/api/nope" to be greater than 0`, "Received: 0"}},
+		{"storage", `I expect the local storage item "theme" to equal "dark"`, []string{`Expected the local storage item "theme" to equal "dark"`, "Received: null"}},
+		{"within", `within 1 second, I expect the text of "h1" to equal "Later"`, []string{"within 1 second: ", "toHaveText", `Expected string: "Later"`, "Timeout: 1000ms"}},
+		{"unknown page element", `I click "login > Nope"`, []string{`the page "login" (pages/login.yaml) has no element "Nope"; it has: "Heading"`}},
+		{"ambiguous page element", `I click "Heading"`, []string{`"Heading" is defined by several pages (pages/forms.yaml:1, pages/login.yaml:1): write "forms > Heading" or "login > Heading"`}},
+		{"not a page object", `I click "Sign up"`, []string{"locator.click: Timeout", `Note: "Sign up" is not a page-object name (page objects: forms > Heading, login > Heading), so it was used as a CSS selector`, `'role=button[name="Sign up"]'`}},
+		{"unknown remembered name", `I fill "#focus-me" with "${nope}"`, []string{`nothing is remembered as "nope"`}},
+	} {
+		msg, ok := got[tc.scenario]
+		if !ok {
+			t.Errorf("%s: did not fail", tc.scenario)
+			continue
+		}
+		want := append(tc.want, fmt.Sprintf("at features/fail.feature:%d", lineOf(tc.step)))
+		for _, w := range want {
+			if !strings.Contains(msg, w) {
+				t.Errorf("%s: the message lacks %q:\n%s", tc.scenario, w, msg)
+			}
+		}
+		if strings.Contains(msg, "ferridriver:steps/") {
+			t.Errorf("%s: the message shows the library's source, not the feature's line:\n%s", tc.scenario, msg)
+		}
 	}
 }

@@ -60,6 +60,7 @@ url = "http://127.0.0.1:%d/api/health"
 				t.Fatal(err)
 			}
 			token := runToken(t)
+			t.Cleanup(func() { killAll(token) })
 			cmd := exec.Command(binary, "bdd")
 			cmd.Dir = dir
 			cmd.Env = append(os.Environ(), token)
@@ -135,6 +136,7 @@ Given('a step that ignores interrupts', { timeout: -1 }, () => new Promise((r) =
 		"ferridriver.toml": fmt.Sprintf("[test]\nbuiltinSteps = false\n\n[[webServer]]\ncommand = \"python3 server.py %d\"\nurl = \"http://127.0.0.1:%d/\"\n", port, port),
 	})
 	token := runToken(t)
+	t.Cleanup(func() { killAll(token) })
 	cmd := exec.Command(binary, "bdd", "--format", "message:out/run.ndjson")
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), token)

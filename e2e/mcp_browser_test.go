@@ -18,7 +18,6 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/ferridriver/ferridriver/demoapp"
-	"github.com/ferridriver/ferridriver/internal/oracles"
 	"github.com/ferridriver/ferridriver/internal/testenv"
 )
 
@@ -178,33 +177,10 @@ func TestMCPBrowserFlow(t *testing.T) {
 	_ = stderr
 
 	// The recording runs green with the built-in steps.
-	dry := ferridriver(t, dir, "bdd", "--dry-run", "features/recorded.feature")
-	if strings.Contains(dry.stdout+dry.stderr, `I open "/login"`) && strings.Contains(strings.ToLower(dry.stdout+dry.stderr), "undefined") {
-		if strings.Count(strings.ToLower(dry.stdout+dry.stderr), "undefined") > 0 && !builtinStepsPresent() {
-			t.Skipf("the built-in step library (issue 12) is not in this build; exported feature:\n%s", written)
-		}
-	}
 	r := ferridriver(t, dir, "bdd", "features/recorded.feature")
 	if r.code != 0 {
 		t.Fatalf("ferridriver bdd on the exported feature: exit %d\n%s\n%s\n%s", r.code, written, r.stdout, r.stderr)
 	}
-}
-
-// builtinStepsPresent reports whether the repository has the built-in
-// step library's navigation phrasing.
-func builtinStepsPresent() bool {
-	found := false
-	_ = filepath.WalkDir(filepath.Join(oracles.Root(), "steps"), func(p string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() || found {
-			return nil
-		}
-		b, _ := os.ReadFile(p)
-		if strings.Contains(string(b), "I open {string}") {
-			found = true
-		}
-		return nil
-	})
-	return found
 }
 
 func mustJSON(t *testing.T, v any) []byte {
@@ -439,6 +415,25 @@ func TestMCPBrowserDialogsTabsAndLogs(t *testing.T) {
 	sel := callOK(t, cs, "browser_tabs", map[string]any{"action": "select", "index": 1})
 	if !strings.Contains(sel, "When I switch to tab 2") || !strings.Contains(sel, "popup-content.html") {
 		t.Errorf("select tab:\n%s", sel)
+	}
+
+	// Media emulation, a new tab and a modifier click are recorded as
+	// built-in steps too, and the whole session replays with bdd.
+	media := callOK(t, cs, "browser_emulate_media", map[string]any{"colorScheme": "dark", "media": "print"})
+	if !strings.Contains(media, `Step: When I emulate the media type "print"`) || !strings.Contains(media, `Step: When I emulate the color scheme "dark"`) {
+		t.Errorf("emulate media:\n%s", media)
+	}
+	newTab := callOK(t, cs, "browser_tabs", map[string]any{"action": "new", "url": "/todo.html"})
+	if !strings.Contains(newTab, `Step: When I open "/todo.html" in a new tab`) {
+		t.Errorf("new tab:\n%s", newTab)
+	}
+	shift := callOK(t, cs, "browser_click", map[string]any{"role": "heading", "name": "Todo list", "modifiers": []string{"Shift"}})
+	if !strings.Contains(shift, `Step: When I click 'role=heading[name="Todo list"]' while holding "Shift"`) {
+		t.Errorf("modifier click:\n%s", shift)
+	}
+	callOK(t, cs, "session_export", map[string]any{"path": "features/session.feature"})
+	if r := ferridriver(t, dir, "bdd", "features/session.feature"); r.code != 0 {
+		t.Fatalf("the exported session does not replay: exit %d\n%s\n%s\n%s", r.code, readFile(t, filepath.Join(dir, "features/session.feature")), r.stdout, r.stderr)
 	}
 }
 

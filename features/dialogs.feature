@@ -7,13 +7,13 @@ Feature: JavaScript dialogs
 
   Scenario: An alert
     Given I will accept the next dialog
-    When I press "Show alert"
+    When I press the "Show alert" button
     Then a "alert" dialog said "Hello from the demo app"
     And the dialog result reads "Alert closed"
 
   Scenario Outline: A confirm that I <answer>
     Given I will <answer> the next dialog
-    When I press "Show confirm"
+    When I press the "Show confirm" button
     Then a "confirm" dialog said "Delete everything?"
     And the dialog result reads "<result>"
 
@@ -24,6 +24,6 @@ Feature: JavaScript dialogs
 
   Scenario: A prompt
     Given I will answer "Ada" to the next prompt
-    When I press "Show prompt"
+    When I press the "Show prompt" button
     Then a "prompt" dialog said "What is your name?"
     And the dialog result reads "Hello, Ada!"

@@ -65,6 +65,13 @@ type Library struct {
 	Name    string
 	FS      fs.FS
 	Entries []string // paths in FS, in load order
+	// Files replace files of FS, by path, with generated contents (the
+	// project's data the library reads).
+	Files map[string]string
+	// Module is an import specifier ("ferridriver/steps") under which the
+	// project's code imports the library's first entry, sharing its module
+	// state; "" for none.
+	Module string
 }
 
 // LibraryScheme prefixes the source references of Library files, which
@@ -341,6 +348,9 @@ func builtinPlugin(dir string, alias map[string]string, lib *Library, reads *rea
 					if args.Namespace == libraryNamespace && strings.HasPrefix(spec, ".") {
 						return lib.resolve(path.Join(path.Dir(args.Importer), spec))
 					}
+					if lib.Module != "" && spec == lib.Module && len(lib.Entries) > 0 {
+						return lib.resolve(path.Join(lib.Name, lib.Entries[0]))
+					}
 				}
 				if target, ok := alias[spec]; ok {
 					spec = target
@@ -377,11 +387,15 @@ func builtinPlugin(dir string, alias map[string]string, lib *Library, reads *rea
 			}
 			if lib != nil {
 				build.OnLoad(api.OnLoadOptions{Filter: ".*", Namespace: libraryNamespace}, func(args api.OnLoadArgs) (api.OnLoadResult, error) {
-					data, err := fs.ReadFile(lib.FS, strings.TrimPrefix(args.Path, lib.Name+"/"))
-					if err != nil {
-						return api.OnLoadResult{}, err
+					rel := strings.TrimPrefix(args.Path, lib.Name+"/")
+					contents, ok := lib.Files[rel]
+					if !ok {
+						data, err := fs.ReadFile(lib.FS, rel)
+						if err != nil {
+							return api.OnLoadResult{}, err
+						}
+						contents = string(data)
 					}
-					contents := string(data)
 					return api.OnLoadResult{Contents: &contents, Loader: loaderFor(args.Path)}, nil
 				})
 			}
@@ -403,6 +417,9 @@ func builtinPlugin(dir string, alias map[string]string, lib *Library, reads *rea
 func (l *Library) resolve(p string) (api.OnResolveResult, error) {
 	rel := strings.TrimPrefix(p, l.Name+"/")
 	for _, cand := range []string{rel, rel + ".ts", rel + ".js", rel + "/index.ts", rel + "/index.js"} {
+		if _, ok := l.Files[cand]; ok {
+			return api.OnResolveResult{Path: path.Join(l.Name, cand), Namespace: libraryNamespace}, nil
+		}
 		if fi, err := fs.Stat(l.FS, cand); err == nil && !fi.IsDir() {
 			return api.OnResolveResult{Path: path.Join(l.Name, cand), Namespace: libraryNamespace}, nil
 		}

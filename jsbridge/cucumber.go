@@ -715,6 +715,14 @@ func (vm *VM) outcomeOf(v goja.Value, err error) Outcome {
 
 // transform converts a matched argument with its parameter type.
 func (vm *VM) transform(a StepArg, world *goja.Object, timeout time.Duration) (goja.Value, error) {
+	return vm.transformArg(a, world, func(fn goja.Callable, vals []goja.Value) (goja.Value, error) {
+		return vm.Call(fn, world, vals, timeout, "parameter type "+a.ParamType+" transformer")
+	})
+}
+
+// transformArg converts a matched argument: the built-in parameter types
+// here, the others with their transformer, called through callTransformer.
+func (vm *VM) transformArg(a StepArg, world goja.Value, callTransformer func(fn goja.Callable, vals []goja.Value) (goja.Value, error)) (goja.Value, error) {
 	rt := vm.rt
 	first := ""
 	if len(a.Values) > 0 && a.Values[0] != nil {
@@ -798,7 +806,7 @@ func (vm *VM) transform(a StepArg, world *goja.Object, timeout time.Duration) (g
 			}
 			return rt.ToValue(vals), nil
 		}
-		return vm.Call(p.transformer, world, vals, timeout, "parameter type "+p.Name+" transformer")
+		return callTransformer(p.transformer, vals)
 	}
 	return nil, fmt.Errorf("unknown parameter type %q", a.ParamType)
 }

@@ -50,6 +50,29 @@ func TestLibraryIsBundledBeforeTheEntries(t *testing.T) {
 	}
 }
 
+// Library.Files replace the library's files with generated ones, and the
+// project's code imports the library under Library.Module, sharing its
+// module state.
+func TestLibraryFilesAndModule(t *testing.T) {
+	lib := &Library{Name: "steps", Entries: []string{"index.ts"}, Module: "my/steps", FS: fstest.MapFS{
+		"index.ts": {Data: []byte("import { data } from './data'\nexport const state = { data, calls: 0 }\n")},
+		"data.ts":  {Data: []byte("export const data = 'on disk'\n")},
+	}, Files: map[string]string{"data.ts": "export const data = 'generated'\n"}}
+	dir := t.TempDir()
+	testenv.WriteFiles(t, dir, map[string]string{"entry.ts": "import { state } from 'my/steps'\nstate.calls++\nconsole.log(state.data, state.calls)\n"})
+	b, err := Build(BundleOptions{Entries: []string{filepath.Join(dir, "entry.ts")}, Dir: dir, Library: lib})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if _, err := NewVM(b, VMOptions{Host: HostBDD, Dir: dir, Stdout: &out, Stderr: &out}); err != nil {
+		t.Fatal(err)
+	}
+	if got := out.String(); got != "generated 1\n" {
+		t.Fatalf("output %q", got)
+	}
+}
+
 func TestLibraryImportOfAMissingFile(t *testing.T) {
 	lib := &Library{Name: "steps", Entries: []string{"index.ts"}, FS: fstest.MapFS{"index.ts": {Data: []byte("import './missing'\n")}}}
 	_, err := Build(BundleOptions{Dir: t.TempDir(), Library: lib})

@@ -176,6 +176,7 @@ func (vm *VM) preludeNatives() *goja.Object {
 		}
 		return rt.ToValue(string(b))
 	})
+	n.Set("matchStep", vm.matchStep)
 	return n
 }
 

@@ -283,6 +283,32 @@
     });
   }
 
+  // runStep(text, argument?): runs the step definition that matches text,
+  // as the runner would run a feature's step, with the current World as
+  // this. argument is the step's doc string (a string) or data table (a
+  // DataTable or an array of rows). A step that returns 'pending' or
+  // 'skipped' makes runStep throw the matching exception.
+  async function runStep(text, argument) {
+    if (typeof text !== 'string') throw new TypeError('runStep: expected the text of a step, got ' + typeof text);
+    const world = currentWorld;
+    if (world === undefined) throw new Error('runStep(' + JSON.stringify(text) + '): only available while a test case runs');
+    const m = native.matchStep(text, world);
+    const args = await Promise.all(m.args);
+    if (argument !== undefined && argument !== null) {
+      args.push(Array.isArray(argument) ? new DataTable(argument.map((r) => r.map(String))) : argument);
+    }
+    let result;
+    if (m.length === args.length + 1) {
+      result = await new Promise((resolve, reject) => {
+        m.fn.apply(world, args.concat([(err, r) => (err !== undefined && err !== null ? reject(err) : resolve(r))]));
+      });
+    } else {
+      result = await m.fn.apply(world, args);
+    }
+    if (result === 'pending') throw new PendingException('the step "' + text + '" is pending');
+    if (result === 'skipped') throw new SkippedException('the step "' + text + '" was skipped');
+  }
+
   // Reads a stream (Node-style 'data'/'end' events, or an async iterable) to
   // one Uint8Array, for this.attach(stream).
   function collectStream(stream) {
@@ -425,7 +451,7 @@
 
   return {
     format, inspect, World, DataTable, PendingException, SkippedException, Status,
-    setCurrentWorld, world: forwarder('world'), context: forwarder('context'),
+    setCurrentWorld, world: forwarder('world'), context: forwarder('context'), runStep,
     collectStream, TextEncoder, TextDecoder, structuredClone, queueMicrotask,
     DOMException, Event, EventTarget, AbortController, AbortSignal,
   };

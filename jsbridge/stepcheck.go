@@ -1,6 +1,7 @@
 package jsbridge
 
 import (
+	"math"
 	"time"
 
 	"github.com/dop251/goja"
@@ -72,4 +73,16 @@ func (vm *VM) invokeStep(fn goja.Callable, length int, this goja.Value, args []g
 		err = c(err)
 	}
 	return v, err
+}
+
+// stepTimeLeft is stepTimeLeft() of module "ferridriver": the milliseconds
+// before the running step or hook times out, Infinity when none is running
+// or it has no timeout. Code that waits on its own (a polling assertion)
+// stops in time to fail with its own message rather than a bare timeout.
+func (vm *VM) stepTimeLeft(goja.FunctionCall) goja.Value {
+	d := vm.StepDeadline()
+	if d.IsZero() {
+		return vm.rt.ToValue(math.Inf(1))
+	}
+	return vm.rt.ToValue(max(time.Until(d).Milliseconds(), 0))
 }

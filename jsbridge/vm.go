@@ -88,6 +88,8 @@ type VM struct {
 	setCurrentWorld goja.Callable
 	// closers run when the VM is closed.
 	closers []func()
+	// stepMatcher serves runStep (see SetStepMatcher).
+	stepMatcher StepMatcher
 
 	interruptMu sync.Mutex
 	interrupted atomic.Bool // see Interrupted
@@ -343,6 +345,8 @@ func (vm *VM) installGlobals() error {
 	fdModule := rt.NewObject()
 	fdModule.Set("host", vm.opts.Host)
 	fdModule.Set("version", Version)
+	fdModule.Set("runStep", vm.prelude.Get("runStep"))
+	fdModule.Set("stepTimeLeft", vm.stepTimeLeft)
 	vm.ferridriver = fdModule
 	if err := vm.runInits(); err != nil {
 		return err

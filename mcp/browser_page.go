@@ -260,7 +260,7 @@ func (s *Server) addPageTools() {
 	s.browserTool(&sdk.Tool{
 		Name:        "browser_emulate_media",
 		Title:       "Emulate media",
-		Description: "Emulates the CSS media type (screen, print), prefers-color-scheme (light, dark) and prefers-reduced-motion. Not recorded (no built-in step).",
+		Description: "Emulates the CSS media type (screen, print), prefers-color-scheme (light, dark) and prefers-reduced-motion. Recorded as the built-in steps I emulate the media type and I emulate the color scheme (reduced motion is not recorded).",
 		InputSchema: schema(nil, map[string]any{
 			"media":         map[string]any{"type": "string", "enum": []string{"screen", "print", "no-override"}},
 			"colorScheme":   map[string]any{"type": "string", "enum": []string{"light", "dark", "no-preference", "no-override"}},

@@ -374,6 +374,40 @@ func (m *matcher) match(text string) ([]stepMatch, error) {
 	return out, nil
 }
 
+// ambiguity is the message of a step that several definitions match.
+func (m *matcher) ambiguity(matches []stepMatch) string {
+	var b strings.Builder
+	b.WriteString("Multiple step definitions match:")
+	for _, mt := range matches {
+		d := m.defs[mt.def]
+		pat := d.Pattern
+		if d.IsRegexp {
+			pat = "/" + pat + "/" + d.Flags
+		}
+		fmt.Fprintf(&b, "\n  %s - %s:%d", pat, d.Source.URI, d.Source.Line)
+	}
+	return b.String()
+}
+
+// stepByText is the VMs' jsbridge.StepMatcher (runStep): the one
+// definition matching text, as a feature's step is matched.
+func (r *Run) stepByText(text string) (int, []jsbridge.StepArg, error) {
+	if r.matcher == nil {
+		return 0, nil, errors.New("the step definitions are still loading")
+	}
+	matches, err := r.matcher.match(text)
+	if err != nil {
+		return 0, nil, err
+	}
+	switch len(matches) {
+	case 0:
+		return 0, nil, fmt.Errorf("no step definition matches %q", text)
+	case 1:
+		return matches[0].def, stepArgs(matches[0].args), nil
+	}
+	return 0, nil, fmt.Errorf("%q is ambiguous. %s", text, r.matcher.ambiguity(matches))
+}
+
 // projectFirst drops the built-in library's matches when a project
 // definition matches too: the project's step wins instead of being
 // ambiguous with a built-in phrasing it may not know exists.

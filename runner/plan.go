@@ -292,17 +292,7 @@ func (r *Run) planMatch(text string) (*plannedMatch, error) {
 		pm.args = stepArgs(matches[0].args)
 	case 0:
 	default:
-		var b strings.Builder
-		b.WriteString("Multiple step definitions match:")
-		for _, m := range matches {
-			d := r.matcher.defs[m.def]
-			pat := d.Pattern
-			if d.IsRegexp {
-				pat = "/" + pat + "/" + d.Flags
-			}
-			fmt.Fprintf(&b, "\n  %s - %s:%d", pat, d.Source.URI, d.Source.Line)
-		}
-		pm.ambiguous = b.String()
+		pm.ambiguous = r.matcher.ambiguity(matches)
 	}
 	if r.planned == nil {
 		r.planned = map[string]*plannedMatch{}

@@ -299,6 +299,7 @@ func (r *Run) loadVM0(p pendingVM, b *jsbridge.Bundle, stubs *jsbridge.LibraryIn
 		return err
 	}
 	b.Remember(res.vm)
+	res.vm.SetStepMatcher(r.stepByText)
 	r.bundle, r.stubs, r.vm0 = b, stubs, res.vm
 	return nil
 }
@@ -352,7 +353,12 @@ func dedupe(sorted []string) []string {
 }
 
 func (r *Run) newVM(worker int) (*jsbridge.VM, error) {
-	return newVM(r.opts, r.bundle, r.stubs, worker, r.commands)
+	vm, err := newVM(r.opts, r.bundle, r.stubs, worker, r.commands)
+	if err != nil {
+		return nil, err
+	}
+	vm.SetStepMatcher(r.stepByText)
+	return vm, nil
 }
 
 // newVM evaluates b in a new VM of worker, as opts configure it, its

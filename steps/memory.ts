@@ -1,111 +1,76 @@
-// The memory: values a scenario remembers (`I remember the text of "..." as
-// "user"`) and later steps use as `$user` in their arguments, DataTables and
-// doc strings. Each World has its own memory, so scenarios never share one.
+// The memory's steps: remembering what the page shows (and values written
+// in the feature) as `$name`, and checking remembered values. The memory
+// itself, interpolation and the other places `$name` is looked up are in
+// values.ts, re-exported here.
+import { When, Then, DataTable } from '@cucumber/cucumber'
+import { Target } from './params'
+import { step } from './step'
+import { locate } from './targets'
+import { interpolateRows, interpolateString, remember } from './values'
+import { show, verify, type Validation } from './validation'
 
-/** Where a `$name` is looked up after the scenario's memory. */
-export interface ValueSource {
-  /** A short name for error messages, e.g. "[steps.values]". */
-  name: string
-  get(name: string): unknown
-}
+export * from './values'
 
-const memories = new WeakMap<object, Map<string, unknown>>()
-const sources: ValueSource[] = []
+When('I remember {text} as {text}', { description: 'Remembers a value (text, or a $name to copy) as $name.', example: ['When I remember "demo" as "user"', 'When I remember "$uuid" as "id"'] }, step(function (value: string, name: string) {
+  remember(this, name, value)
+}))
 
-/** The memory of a World (created on first use). */
-export function memoryOf(world: object): Map<string, unknown> {
-  let m = memories.get(world)
-  if (!m) {
-    m = new Map()
-    memories.set(world, m)
-  }
-  return m
-}
-
-/** Stores value under name in the World's memory. */
-export function remember(world: object, name: string, value: unknown): void {
-  memoryOf(world).set(name, value)
-}
-
-/** Adds a place `$name` is looked up in when the memory lacks it. */
-export function addValueSource(source: ValueSource): void {
-  sources.push(source)
-}
-
-/**
- * The value of name: the World's memory first, then each value source. A
- * name with dots (`$user.name`, `$response.items.0.id`) reads a property
- * path of the value stored under its first part.
- */
-export function recall(world: object, name: string): unknown {
-  const found = lookup(world, name)
-  if (found.ok) return found.value
-  const known = [...memoryOf(world).keys()].sort()
-  throw new Error(
-    `nothing is remembered as "${name}"` +
-      (known.length ? ` (remembered: ${known.map((k) => '$' + k).join(', ')})` : ' (nothing is remembered in this scenario)'),
-  )
-}
-
-function lookup(world: object, name: string): { ok: boolean; value?: unknown } {
-  const mem = memoryOf(world)
-  if (mem.has(name)) return { ok: true, value: mem.get(name) }
-  for (const s of sources) {
-    const v = s.get(name)
-    if (v !== undefined) return { ok: true, value: v }
-  }
-  const dot = name.indexOf('.')
-  if (dot > 0) {
-    const head = lookup(world, name.slice(0, dot))
-    if (head.ok) {
-      let v: any = head.value
-      for (const part of name.slice(dot + 1).split('.')) {
-        if (v === null || v === undefined || typeof v !== 'object') return { ok: false }
-        v = v[part]
-      }
-      if (v !== undefined) return { ok: true, value: v }
+When(
+  'I remember the following as {text}:',
+  { description: 'Remembers the doc string as $name: parsed when it is JSON (then $name.field reads into it), else as text.', example: 'When I remember the following as "todo":' },
+  step(function (name: string, doc: string) {
+    const text = interpolateString(this, doc)
+    let value: unknown = text
+    try {
+      value = JSON.parse(text)
+    } catch {
+      // not JSON: the text itself
     }
-  }
-  return { ok: false }
-}
+    remember(this, name, value)
+  }),
+)
 
-const reference = /\$\$|\$\{([^}]+)\}|\$([A-Za-z_][\w]*(?:\.[\w-]+)*)/g
+When('I remember the values:', { description: 'Remembers several values, one per row: name | value.', example: 'When I remember the values:' }, step(function (table: DataTable) {
+  for (const [name, value] of interpolateRows(this, table.raw())) remember(this, name, value)
+}))
 
-/**
- * Replaces `$name` and `${name}` in text by remembered values; `$$` is a
- * literal `$`. A `$name` nothing is remembered as is left as it is (so
- * "$5" in a price stays), except in the braced form, which must resolve.
- * When text is exactly one reference, the value keeps its type (a number, an
- * object...).
- */
-export function interpolate(world: object, text: string): any {
-  const whole = /^\$\{([^}]+)\}$|^\$([A-Za-z_][\w]*(?:\.[\w-]+)*)$/.exec(text)
-  if (whole) {
-    const name = whole[1] ?? whole[2]
-    const found = lookup(world, name)
-    if (found.ok) return found.value
-    if (whole[1] !== undefined) recall(world, name) // throws, naming what is known
-    return text
-  }
-  return text.replace(reference, (m: string, braced?: string, bare?: string) => {
-    if (m === '$$') return '$'
-    const name = braced ?? bare!
-    const found = lookup(world, name)
-    if (!found.ok) {
-      if (braced !== undefined) recall(world, name) // throws
-      return m
-    }
-    return typeof found.value === 'string' ? found.value : JSON.stringify(found.value)
-  })
-}
+When('I remember the text of {target} as {text}', { description: "Remembers an element's text (whitespace collapsed) as $name.", example: 'When I remember the text of "h1" as "heading"' }, step(async function (t: Target, name: string) {
+  remember(this, name, ((await locate(this, t).textContent()) ?? '').replace(/\s+/g, ' ').trim())
+}))
 
-/** interpolate, always as a string. */
-export function interpolateString(world: object, text: string): string {
-  const v = interpolate(world, text)
-  return typeof v === 'string' ? v : JSON.stringify(v)
-}
+When('I remember the value of {target} as {text}', { description: 'Remembers the value of a field as $name.', example: 'When I remember the value of "User" as "user"' }, step(async function (t: Target, name: string) {
+  remember(this, name, await locate(this, t).inputValue())
+}))
 
-/** The rows of a DataTable with every cell interpolated. */
-export function interpolateRows(world: object, rows: string[][]): string[][] {
-  return rows.map((r) => r.map((c) => interpolateString(world, c)))
-}
+When('I remember the attribute {text} of {target} as {text}', { description: 'Remembers an attribute of an element (null when absent) as $name.', example: 'When I remember the attribute "href" of "Docs" as "link"' }, step(async function (attr: string, t: Target, name: string) {
+  remember(this, name, await locate(this, t).getAttribute(attr))
+}))
+
+When('I remember the count of {target} as {text}', { description: 'Remembers how many elements a target matches as $name.', example: 'When I remember the count of "li" as "before"' }, step(async function (t: Target, name: string) {
+  remember(this, name, await locate(this, t).count())
+}))
+
+When('I remember the texts of {target} as {text}', { description: 'Remembers the texts of every element a target matches, a list, as $name ($name.0 is the first).', example: 'When I remember the texts of "li" as "items"' }, step(async function (t: Target, name: string) {
+  remember(this, name, (await locate(this, t).allTextContents()).map((s) => s.replace(/\s+/g, ' ').trim()))
+}))
+
+When('I remember the URL as {text}', { description: "Remembers the page's URL as $name.", example: 'When I remember the URL as "start"' }, step(function (name: string) {
+  remember(this, name, this.page.url())
+}))
+
+When('I remember the title as {text}', { description: "Remembers the page's title as $name.", example: 'When I remember the title as "title"' }, step(async function (name: string) {
+  remember(this, name, await this.page.title())
+}))
+
+Then(
+  'I expect {expected} {validation} {expected}',
+  { description: 'Checks a value: typically a remembered $name (with .field paths, keeping its type), compared with {validation}.', example: ['Then I expect "$user" to equal "demo"', 'Then I expect "$before" to be less than "$after"', 'Then I expect "$items" to contain "Buy milk"'] },
+  step(function (value: unknown, v: Validation, expected: unknown) {
+    verify(show(value), value, v, expected)
+  }),
+)
+
+When('I log {text}', { description: 'Writes a line (with $name replaced) to the report, for debugging.', example: 'When I log "the user is $user"' }, step(function (text: string) {
+  this.log(text)
+}))
+

@@ -1,20 +1,90 @@
 // Navigation: opening pages, history, and the page's URL and title.
 import { Given, When, Then } from '@cucumber/cucumber'
-import { interpolateString } from './memory'
-import { eventually, type Validation } from './validation'
+import './params'
+import { step, expectOf, within } from './step'
+import { eventually, toRegExp, type Validation } from './validation'
+import type { StepWorld } from './world'
 
-Given('I open {string}', { description: 'Opens a URL, relative to [browser] baseURL.', example: 'Given I open "/login"' }, async function (url: string) {
-  await this.page.goto(interpolateString(this, url))
-})
+Given(
+  'I open {text}',
+  { description: 'Opens a URL; a relative one (/login) is relative to [browser] baseURL.', example: ['Given I open "/login"', 'Given I open "https://example.com/"'] },
+  step(async function (url: string) {
+    await this.page.goto(url)
+  }),
+)
 
-When('I go back', { description: 'Goes back in the browser history.', example: 'When I go back' }, async function () {
-  await this.page.goBack()
-})
+// History steps wait for the document to be complete rather than for a
+// load event: a browser that keeps pages in its back/forward cache (one
+// ferridriver connects to over CDP, for instance) restores them without
+// one, and Playwright's goBack() would wait for it until its timeout.
+async function history(world: StepWorld, go: 'goBack' | 'goForward'): Promise<void> {
+  await world.page[go]({ waitUntil: 'commit' })
+  await world.page.waitForFunction(() => document.readyState === 'complete')
+}
+
+When('I go back', { description: 'Goes back in the browser history.', example: 'When I go back' }, step(async function () {
+  await history(this, 'goBack')
+}))
+
+When('I go forward', { description: 'Goes forward in the browser history.', example: 'When I go forward' }, step(async function () {
+  await history(this, 'goForward')
+}))
+
+When('I reload the page', { description: 'Reloads the current page.', example: 'When I reload the page' }, step(async function () {
+  await this.page.reload()
+}))
+
+/** A page-level string (URL, title) checked with a validation. */
+async function assertPageString(
+  world: StepWorld,
+  subject: string,
+  read: () => Promise<string> | string,
+  v: Validation,
+  expected: unknown,
+  native?: (m: any, e: string | RegExp, o: { timeout: number }) => Promise<void>,
+): Promise<void> {
+  if (native && (v.op === 'equal' || v.op === 'match')) {
+    try {
+      await native(expectOf(world, world.page, v.negate), v.op === 'match' ? toRegExp(expected) : String(expected), within(world))
+      return
+    } catch (e) {
+      if (!(e instanceof TypeError)) throw e // a pattern Playwright cannot take is checked below
+    }
+  }
+  await eventually(world, subject, async () => read(), v, expected)
+}
 
 Then(
-  'I expect the URL {validation} {string}',
-  { description: "Checks the page's URL, retrying until it holds.", example: ['Then I expect the URL to contain "/welcome"', 'Then I expect the URL not to match "/login$"'] },
-  async function (v: Validation, expected: string) {
-    await eventually(this, 'the URL', async () => this.page.url(), v, interpolateString(this, expected))
+  'I expect the URL {validation} {expected}',
+  {
+    description: "Checks the page's URL (a relative expected URL is relative to baseURL for `to equal`), retrying until it holds.",
+    example: ['Then I expect the URL to equal "/welcome"', 'Then I expect the URL to contain "/welcome"', 'Then I expect the URL not to match "/login$"'],
   },
+  step(async function (v: Validation, expected: unknown) {
+    await assertPageString(this, 'the URL', () => this.page.url(), v, expected, (m, e, o) => m.toHaveURL(e, o))
+  }),
+)
+
+Then(
+  'I expect the URL path {validation} {expected}',
+  { description: "Checks the path of the page's URL (without origin, query and fragment).", example: ['Then I expect the URL path to equal "/welcome"', 'Then I expect the URL path to start with "/todo"'] },
+  step(async function (v: Validation, expected: unknown) {
+    await eventually(this, 'the URL path', async () => new URL(this.page.url()).pathname, v, expected)
+  }),
+)
+
+Then(
+  'I expect the URL parameter {text} {validation} {expected}',
+  { description: "Checks a query parameter of the page's URL (absent: null).", example: ['Then I expect the URL parameter "delay" to equal "300"', 'Then I expect the URL parameter "page" not to equal "2"'] },
+  step(async function (name: string, v: Validation, expected: unknown) {
+    await eventually(this, `the URL parameter "${name}"`, async () => new URL(this.page.url()).searchParams.get(name), v, expected)
+  }),
+)
+
+Then(
+  'I expect the title {validation} {expected}',
+  { description: "Checks the page's title, retrying until it holds.", example: ['Then I expect the title to equal "Log in · Demo app"', 'Then I expect the title to contain "Demo"'] },
+  step(async function (v: Validation, expected: unknown) {
+    await assertPageString(this, 'the title', () => this.page.title(), v, expected, (m, e, o) => m.toHaveTitle(e, o))
+  }),
 )

@@ -5,20 +5,82 @@
 // (@cucumber/cucumber, @playwright/test, ferridriver), compiled into the
 // binary. `ferridriver bdd` bundles them before the project's own step
 // files unless [test] builtinSteps = false; a project step matching the
-// same text wins over a built-in one. docs/steps.md lists every step.
+// same text wins over a built-in one. docs/steps.md lists every step and
+// docs/steps-guide.md explains them.
+//
+// The project's data ([steps] values and the page-object files) is
+// compiled into the bundle as the library's project.ts, and the project's
+// own code imports the library's API as "ferridriver/steps".
 package steps
 
 import (
 	"embed"
+	"encoding/json"
+	"fmt"
 
 	"github.com/ferridriver/ferridriver/jsbridge"
+	"github.com/ferridriver/ferridriver/steps/pages"
 )
 
 //go:embed *.ts
 var files embed.FS
 
-// Library returns the library for jsbridge.BundleOptions. Its files are
-// "ferridriver:steps/<file>.ts" in stack traces and source references.
+// Module is the import specifier of the library's API for project code.
+const Module = "ferridriver/steps"
+
+// Project is what the library knows of the project: the [steps] section.
+type Project struct {
+	// Values are looked up by `$name` when the scenario has not
+	// remembered name ([steps.values]).
+	Values map[string]any
+	// Pages are the page-object files.
+	Pages []pages.Page
+}
+
+// LoadProject reads the page-object files that patterns match (globs
+// relative to dir; nil means pages.DefaultPatterns) and returns them with
+// values. Errors name the file and the line.
+func LoadProject(dir string, patterns []string, values map[string]any) (*Project, error) {
+	if patterns == nil {
+		patterns = pages.DefaultPatterns
+	}
+	ps, err := pages.Load(dir, patterns)
+	if err != nil {
+		return nil, err
+	}
+	return &Project{Values: values, Pages: ps}, nil
+}
+
+// Library returns the library for jsbridge.BundleOptions, with no project
+// data. Its files are "ferridriver:steps/<file>.ts" in stack traces and
+// source references.
 func Library() *jsbridge.Library {
-	return &jsbridge.Library{Name: "steps", FS: files, Entries: []string{"index.ts"}}
+	return &jsbridge.Library{Name: "steps", FS: files, Entries: []string{"index.ts"}, Module: Module}
+}
+
+// ForProject returns the library with p's data compiled in (nil: none).
+func ForProject(p *Project) (*jsbridge.Library, error) {
+	lib := Library()
+	if p == nil {
+		return lib, nil
+	}
+	values := p.Values
+	if values == nil {
+		values = map[string]any{}
+	}
+	ps := p.Pages
+	if ps == nil {
+		ps = []pages.Page{}
+	}
+	v, err := json.Marshal(values)
+	if err != nil {
+		return nil, fmt.Errorf("[steps] values: %w", err)
+	}
+	pj, err := json.Marshal(ps)
+	if err != nil {
+		return nil, err
+	}
+	lib.Files = map[string]string{"project.ts": fmt.Sprintf(
+		"// Generated from the project's [steps] configuration.\nimport type { PageFile } from './pages'\nexport const values: Record<string, unknown> = %s\nexport const pageFiles: PageFile[] = %s\n", v, pj)}
+	return lib, nil
 }

@@ -4,6 +4,7 @@
 // every assertion step takes every comparison and its `not` form without
 // a phrasing of its own.
 import { defineParameterType } from '@cucumber/cucumber'
+import { stepTimeLeft } from 'ferridriver'
 
 /** The comparisons of {validation}, as written in a step. */
 export const operations = [
@@ -188,6 +189,23 @@ export async function withAssertionTimeout<T>(world: object, ms: number, fn: () 
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
+/** Time kept back from the step's own timeout, so an assertion fails with its own message. */
+const stepMargin = 250
+
+/**
+ * The time a web-first assertion of world may take now: its assertion
+ * timeout, cut to what the running step has left.
+ */
+export function assertionBudget(world: object): number {
+  return Math.max(1, Math.min(assertionTimeout(world), stepTimeLeft() - stepMargin))
+}
+
+/** Options of eventually. */
+export interface EventuallyOptions {
+  /** The locator read, as Playwright describes it, shown in the failure. */
+  locator?: string
+}
+
 /**
  * A web-first check: reads the actual value again until the validation
  * holds or the world's assertion timeout passes, then fails with the last
@@ -200,8 +218,9 @@ export async function eventually(
   read: () => Promise<unknown>,
   v: Validation,
   expected: unknown,
+  options: EventuallyOptions = {},
 ): Promise<void> {
-  const timeout = assertionTimeout(world)
+  const timeout = assertionBudget(world)
   const deadline = Date.now() + timeout
   const intervals = [0, 100, 250, 500, 1000]
   let tries = 0
@@ -218,5 +237,7 @@ export async function eventually(
     if (Date.now() + wait > deadline) break
     await sleep(wait)
   }
-  throw new AssertionError(`${last}\nTimeout: ${timeout}ms (checked ${tries} time${tries === 1 ? '' : 's'})`)
+  const [head, ...rest] = (last ?? '').split('\n')
+  const lines = [head, ...(options.locator ? [`Locator: ${options.locator}`] : []), ...rest]
+  throw new AssertionError(`${lines.join('\n')}\nTimeout: ${timeout}ms (checked ${tries} time${tries === 1 ? '' : 's'})`)
 }

@@ -242,24 +242,32 @@ func interruptContext() (context.Context, func()) {
 	}
 }
 
-// builtinSteps is the built-in step library, unless [test] builtinSteps
-// turns it off.
-func builtinSteps(cfg *config.Config) *jsbridge.Library {
+// builtinSteps is the built-in step library with the project's [steps]
+// data (values, page objects), unless [test] builtinSteps turns it off.
+func builtinSteps(cfg *config.Config) (*jsbridge.Library, error) {
 	if !cfg.Test.BuiltinStepsOrDefault() {
-		return nil
+		return nil, nil
 	}
-	return steps.Library()
+	p, err := steps.LoadProject(cfg.Dir, cfg.Steps.Pages, cfg.Steps.Values)
+	if err != nil {
+		return nil, err
+	}
+	return steps.ForProject(p)
 }
 
 // bddOptions merges the configuration and the flags (flags win).
 func bddOptions(cmd *cobra.Command, args []string, f *bddFlags, cfg *config.Config) (runner.Options, []formatters.Spec, map[string]any, error) {
 	t := cfg.Test
 	changed := cmd.Flags().Changed
+	lib, err := builtinSteps(cfg)
+	if err != nil {
+		return runner.Options{}, nil, nil, err
+	}
 	opts := runner.Options{
 		Dir:             cfg.Dir,
 		Paths:           t.Features,
 		Steps:           t.Steps,
-		Library:         builtinSteps(cfg),
+		Library:         lib,
 		Extensions:      cfg.Extensions,
 		Alias:           cfg.Bundler.Alias,
 		Tags:            t.Tags,

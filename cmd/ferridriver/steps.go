@@ -126,10 +126,14 @@ func loadCatalogue(p *project, cmd *cobra.Command, builtinOnly bool) (*catalogue
 	if builtinOnly {
 		load = runner.LoadBuiltinSteps
 	}
+	lib, err := builtinSteps(cfg)
+	if err != nil {
+		return nil, &ExitError{Code: exitUsage, Err: err}
+	}
 	defs, err := load(runner.Options{
 		Dir:             p.dir,
 		Steps:           cfg.Test.Steps,
-		Library:         builtinSteps(cfg),
+		Library:         lib,
 		Extensions:      cfg.Extensions,
 		Alias:           cfg.Bundler.Alias,
 		WorldParameters: cfg.Test.WorldParameters,

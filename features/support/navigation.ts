@@ -1,4 +1,5 @@
-// Steps shared by every page: opening pages, reloading, pressing buttons.
+// Steps shared by every page: opening pages, pressing buttons. (Reloading
+// is the built-in step `I reload the page`.)
 import { Given, When, Then, DataTable } from '@cucumber/cucumber'
 import { expect } from '@playwright/test'
 import type { DemoWorld } from './world'
@@ -7,11 +8,7 @@ Given('I open the home page', async function (this: DemoWorld) {
   await this.page.goto('/')
 })
 
-When('I reload the page', async function (this: DemoWorld) {
-  await this.page.reload()
-})
-
-When('I press {string}', async function (this: DemoWorld, name: string) {
+When('I press the {string} button', async function (this: DemoWorld, name: string) {
   await this.page.getByRole('button', { name, exact: true }).click()
 })
 

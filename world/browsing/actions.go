@@ -420,9 +420,14 @@ func (ss *Session) Click(ctx context.Context, tg Target, o ClickOptions, mode Sn
 	}
 	code += ");"
 	p := op{code: code, mode: mode, mayOpenTab: true}
-	if len(o.Modifiers) > 0 || o.Button == "middle" {
-		p.note = "no built-in step clicks with modifier keys or the middle button"
-	} else {
+	switch {
+	case o.Button == "middle":
+		p.note = "no built-in step clicks with the middle button"
+	case len(o.Modifiers) > 0 && (o.Double || o.Button == "right"):
+		p.note = "no built-in step double or right clicks with modifier keys"
+	case len(o.Modifiers) > 0:
+		p.steps = []Step{{Kind: KindAction, Text: stepText("I click %s while holding %s", rt.sel, strings.Join(o.Modifiers, "+"))}}
+	default:
 		p.steps = []Step{{Kind: KindAction, Text: stepText(phr, rt.sel)}}
 	}
 	p.do = func() error {
@@ -759,21 +764,25 @@ func (ss *Session) EmulateMedia(ctx context.Context, media, colorScheme, reduced
 	}
 	o := playwright.PageEmulateMediaOptions{}
 	var parts []string
+	var steps []Step
+	note := ""
 	if media != "" {
 		o.Media = (*playwright.Media)(playwright.String(media))
 		parts = append(parts, "media: "+jsString(media))
+		steps = append(steps, Step{Kind: KindAction, Text: stepText("I emulate the media type %s", media)})
 	}
 	if colorScheme != "" {
 		o.ColorScheme = (*playwright.ColorScheme)(playwright.String(colorScheme))
 		parts = append(parts, "colorScheme: "+jsString(colorScheme))
+		steps = append(steps, Step{Kind: KindAction, Text: stepText("I emulate the color scheme %s", colorScheme)})
 	}
 	if reducedMotion != "" {
 		o.ReducedMotion = (*playwright.ReducedMotion)(playwright.String(reducedMotion))
 		parts = append(parts, "reducedMotion: "+jsString(reducedMotion))
+		note = "no built-in step emulates reduced motion"
 	}
-	return ss.perform(ctx, op{mode: SnapNone,
+	return ss.perform(ctx, op{mode: SnapNone, steps: steps, note: note,
 		code: "await page.emulateMedia({ " + strings.Join(parts, ", ") + " });",
-		note: "no built-in step emulates media",
 		do:   func() error { return t.page.EmulateMedia(o) }})
 }
 
@@ -866,13 +875,15 @@ func (ss *Session) Tabs(ctx context.Context, action string, index *int, url stri
 			}
 		}
 		res.Code = "const page = await context.newPage();"
-		res.NotRecorded = "no built-in step opens a new tab"
+		st := []Step{{Kind: KindAction, Text: "I open a new tab"}}
 		if url != "" {
 			if _, err := p.Goto(url); err != nil {
 				return nil, nil, ss.explain(err)
 			}
 			res.Code += fmt.Sprintf("\nawait page.goto(%s);", jsString(url))
+			st[0].Text = stepText("I open %s in a new tab", relativeURL(url, ss.svc.baseURL))
 		}
+		ss.record(res, st)
 		if err := ss.finish(ctx, res, mode); err != nil {
 			return nil, nil, err
 		}

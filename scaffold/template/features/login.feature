@@ -3,6 +3,10 @@ Feature: Logging in
   `ferridriver steps` lists every step there is. Steps that act on an
   element take its name: pages/login.yaml names the login page's elements.
 
-  Scenario: The login page opens
+  Scenario: A known user logs in
     Given I open "/login"
-    Then I expect the URL to end with "/login"
+    When I fill "Username" with "demo"
+    And I fill "Password" with "secret"
+    And I click "Log in"
+    Then I expect the URL to end with "/welcome"
+    And I expect the text of "Heading" to equal "Welcome, demo!"

@@ -60,6 +60,78 @@ declare module 'ferridriver' {
   export function defineTool<Args = any, Result = any>(manifest: ToolManifest<Args, Result>, handler?: (ctx: ToolContext<Args>) => Result | Promise<Result>): void
   /** The registered tools, by name. */
   export const plugins: Record<string, (args?: any) => Promise<any>>
+
+  /**
+   * Runs the step definition that matches text (a step as written in a
+   * feature, without its keyword) with the current World, as the runner
+   * would: `await runStep('I open "/login"')`. argument is the step's doc
+   * string, or its data table (a DataTable or rows). Rejects when no
+   * definition or several match, or when the step fails.
+   */
+  export function runStep(text: string, argument?: string | string[][] | import('@cucumber/cucumber').DataTable): Promise<void>
+  /** Milliseconds before the running step or hook times out (Infinity when it has no timeout). */
+  export function stepTimeLeft(): number
+}
+
+/** The built-in step library's API (docs/steps-guide.md), for the project's own steps. */
+declare module 'ferridriver/steps' {
+  import type { FrameLocator, Locator, Page } from '@playwright/test'
+
+  /** Stores value as $name in the World's memory. */
+  export function remember(world: object, name: string, value: unknown): void
+  /** The value of $name: the memory, then the Examples row, [steps.values], the environment, computed values. */
+  export function recall(world: object, name: string): unknown
+  /** Replaces $name and ${name} in text ($$ is a $); a text that is one reference keeps the value's type. */
+  export function interpolate(world: object, text: string): any
+  export function interpolateString(world: object, text: string): string
+  export function interpolateRows(world: object, rows: string[][]): string[][]
+  /** The World's memory. */
+  export function memoryOf(world: object): Map<string, unknown>
+  export interface ValueSource {
+    name: string
+    get(name: string, world: object): unknown
+  }
+  /** Adds a place $name is looked up in, after the others. */
+  export function addValueSource(source: ValueSource): void
+
+  /** A parsed {validation}: "not to contain" is { negate: true, op: 'contain' }. */
+  export interface Validation {
+    negate: boolean
+    op: 'equal' | 'contain' | 'match' | 'start with' | 'end with' | 'be greater than' | 'be less than' | 'be at least' | 'be at most' | 'have length'
+    text: string
+  }
+  export function parseValidation(text: string): Validation
+  /** null when actual passes the validation, else the failure message. */
+  export function check(subject: string, actual: unknown, v: Validation, expected: unknown): string | null
+  /** Throws an AssertionError when actual does not pass the validation. */
+  export function verify(subject: string, actual: unknown, v: Validation, expected: unknown): void
+  /** Reads the value again until it passes the validation or the assertion timeout passes. */
+  export function eventually(world: object, subject: string, read: () => Promise<unknown>, v: Validation, expected: unknown, options?: { locator?: string }): Promise<void>
+  /** Runs fn with the World's web-first assertions retrying for ms. */
+  export function withAssertionTimeout<T>(world: object, ms: number, fn: () => Promise<T>): Promise<T>
+  export function assertionTimeout(world: object): number
+  export class AssertionError extends Error {}
+
+  /** An element a step names: a page-object name or a selector, and which match (0-based, -1: the last). */
+  export class Target {
+    constructor(text: string, nth?: number)
+    readonly text: string
+    readonly nth?: number
+  }
+  export type Root = Page | FrameLocator
+  /** The locator of a page-object name or a selector, in the frame switched to or the page. */
+  export function locate(world: object, target: Target | string): Locator
+  export function locateFrame(world: object, target: Target | string): FrameLocator
+  /** Where the World's locators start: the frame switched to, or the page. */
+  export function rootOf(world: object): Root
+  /** Adds a page of named locators: selector strings or functions of the page (or frame). */
+  export function definePage(name: string, elements: Record<string, string | ((root: Root) => Locator | FrameLocator)>): void
+  /** A path relative to the running feature file's directory, made absolute. */
+  export function fixturePath(world: object, path: string): string
+  /** "features/x.feature:12": the running step's line. */
+  export function stepLocation(world: object): string
+  /** Wraps a step function so its failures name the feature's line, as the built-in steps'. */
+  export function step<A extends any[]>(fn: (this: any, ...args: A) => unknown): (this: any, ...args: A) => Promise<void>
 }
 
 declare const ferridriver: {

@@ -15,3 +15,10 @@ declare module 'node:fs' {
   export function readFileSync(path: string, encoding: 'utf8' | 'utf-8' | { encoding: 'utf8' | 'utf-8' }): string
   export function existsSync(path: string): boolean
 }
+
+declare module 'node:crypto' {
+  /** A random RFC 4122 version 4 UUID. */
+  export function randomUUID(): string
+  export function randomBytes(size: number): Uint8Array
+  export function createHash(algorithm: string): { update(data: string | Uint8Array): any; digest(encoding?: 'hex' | 'base64'): string }
+}

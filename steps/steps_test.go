@@ -1,0 +1,193 @@
+package steps
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/ferridriver/ferridriver/jsbridge"
+	"github.com/ferridriver/ferridriver/messages"
+	"github.com/ferridriver/ferridriver/runner"
+	// The library imports @playwright/test, which the browser world serves.
+	_ "github.com/ferridriver/ferridriver/world/jsapi"
+)
+
+// category is the file a built-in step is defined in, without ".ts":
+// "ferridriver:steps/navigation.ts:12" is "navigation".
+func category(s jsbridge.SourceRef) string {
+	return strings.TrimSuffix(path.Base(strings.TrimPrefix(s.URI, jsbridge.LibraryScheme)), ".ts")
+}
+
+func libraryRegistry(t *testing.T) *jsbridge.Registry {
+	t.Helper()
+	dir := t.TempDir()
+	b, err := jsbridge.Build(jsbridge.BundleOptions{Dir: dir, Library: Library()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	vm, err := jsbridge.NewVM(b, jsbridge.VMOptions{Host: jsbridge.HostBDD, Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(vm.Close)
+	return vm.Registry()
+}
+
+// dryRun plans a feature with the library alone, running nothing, and
+// returns the message stream.
+func dryRun(t *testing.T, feature string) []*messages.Envelope {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "features"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "features", "f.feature"), []byte(feature), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r, err := runner.Prepare(runner.Options{Dir: dir, Library: Library(), DryRun: true, Stdout: &strings.Builder{}, Stderr: &strings.Builder{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var envs []*messages.Envelope
+	r.Execute(context.Background(), runner.SinkFunc(func(e *messages.Envelope) { envs = append(envs, e) }))
+	return envs
+}
+
+// Every built-in step has a one-line description and at least one
+// example, and the count by category is printed (go test -v).
+func TestBuiltinStepsAreDocumented(t *testing.T) {
+	reg := libraryRegistry(t)
+	counts := map[string]int{}
+	for _, d := range reg.Steps {
+		if !d.Source.IsLibrary() {
+			t.Fatalf("%q is not from the library: %s", d.Pattern, d.Source)
+		}
+		counts[category(d.Source)]++
+		switch {
+		case strings.TrimSpace(d.Description) == "" || strings.Contains(d.Description, "\n"):
+			t.Errorf("%s: %q needs a one-line description", d.Source, d.Pattern)
+		case len(d.Examples) == 0:
+			t.Errorf("%s: %q needs an example", d.Source, d.Pattern)
+		}
+	}
+	cats := make([]string, 0, len(counts))
+	for c := range counts {
+		cats = append(cats, c)
+	}
+	sort.Slice(cats, func(i, j int) bool {
+		if counts[cats[i]] != counts[cats[j]] {
+			return counts[cats[i]] > counts[cats[j]]
+		}
+		return cats[i] < cats[j]
+	})
+	parts := make([]string, len(cats))
+	for i, c := range cats {
+		parts[i] = fmt.Sprintf("%s %d", c, counts[c])
+	}
+	t.Logf("built-in steps: %d (%s)", len(reg.Steps), strings.Join(parts, ", "))
+	if len(reg.Steps) < 140 {
+		t.Errorf("only %d built-in steps", len(reg.Steps))
+	}
+}
+
+// Each example of a built-in step is a valid step that matches that step
+// definition, and only it (the runner's own matcher, in a dry run).
+func TestBuiltinExamplesMatchTheirStep(t *testing.T) {
+	reg := libraryRegistry(t)
+	type want struct{ pattern, source string }
+	var b strings.Builder
+	var wants []want
+	b.WriteString("Feature: examples\n")
+	for _, d := range reg.Steps {
+		for _, ex := range d.Examples {
+			fmt.Fprintf(&b, "  Scenario: %d\n    %s\n", len(wants), ex)
+			wants = append(wants, want{d.Pattern, d.Source.String()})
+		}
+	}
+	envs := dryRun(t, b.String())
+	defs := map[string]want{}
+	pickles := map[string]*messages.Pickle{}
+	for _, e := range envs {
+		if d := e.StepDefinition; d != nil {
+			defs[d.ID] = want{d.Pattern.Source, fmt.Sprintf("%s:%d", *d.SourceReference.URI, d.SourceReference.Location.Line)}
+		}
+		if p := e.Pickle; p != nil {
+			pickles[p.ID] = p
+		}
+	}
+	checked := 0
+	for _, e := range envs {
+		tc := e.TestCase
+		if tc == nil {
+			continue
+		}
+		p := pickles[tc.PickleID]
+		var i int
+		fmt.Sscan(p.Name, &i)
+		for _, s := range tc.TestSteps {
+			if s.PickleStepID == nil {
+				continue
+			}
+			checked++
+			text := p.Steps[0].Text
+			switch {
+			case len(s.StepDefinitionIDs) == 0:
+				t.Errorf("example %q (of %q) matches no step", text, wants[i].pattern)
+			case len(s.StepDefinitionIDs) > 1:
+				t.Errorf("example %q (of %q) is ambiguous", text, wants[i].pattern)
+			case defs[s.StepDefinitionIDs[0]] != wants[i]:
+				t.Errorf("example %q of %q (%s) matches %+v", text, wants[i].pattern, wants[i].source, defs[s.StepDefinitionIDs[0]])
+			}
+		}
+	}
+	if checked != len(wants) {
+		t.Fatalf("checked %d examples of %d", checked, len(wants))
+	}
+}
+
+// What `ferridriver mcp` records (world/browsing, docs/mcp.md) is built-in
+// steps: each phrasing, as the recorder writes it, matches exactly one
+// definition of the library.
+func TestRecorderPhrasingsAreBuiltinSteps(t *testing.T) {
+	recorded := []string{
+		`I open "/login"`, `I go back`, `I go forward`, `I reload the page`,
+		`I click 'role=button[name="Log in"]'`, `I double click "#title"`, `I right click 'role=row[name="x"] >> nth=2'`,
+		`I click 'role=heading[name="Todo list"]' while holding "Control+Shift"`,
+		`I fill 'role=textbox[name="Username"]' with "demo"`, `I type "milk" into "#search"`,
+		`I press "Enter"`, `I press "Enter" on 'role=textbox[name="New todo"]'`,
+		`I check "#terms"`, `I uncheck "#terms"`, `I select "Blue" in 'role=combobox[name="Colour"]'`,
+		`I hover "#menu"`, `I drag "#a" to "#b"`, `I upload "data/a.txt" to "#file"`,
+		`I accept the next dialog`, `I dismiss the next dialog`, `I accept the next prompt with "Ada"`,
+		`I wait for the text "Saved"`, `I wait for "text=Loading" to be hidden`, `I wait 500 milliseconds`,
+		`I switch to tab 2`, `I close the current tab`, `I open a new tab`, `I open "/todo.html" in a new tab`,
+		`I set the viewport to 800 by 600`, `I emulate the media type "print"`, `I emulate the color scheme "dark"`,
+		`I expect 'role=heading[name="Welcome, demo!"]' to be visible`, `I expect "#terms" to be checked`, `I expect "#terms" not to be checked`,
+		`I expect the page to contain the text "Welcome, demo!"`,
+		`I expect the value of 'role=textbox[name="Username"]' to equal "demo"`, `I expect the text of "role=status" to equal "2 items left"`,
+	}
+	var b strings.Builder
+	b.WriteString("Feature: recorded\n  Scenario: s\n")
+	for _, s := range recorded {
+		fmt.Fprintf(&b, "    * %s\n", s)
+	}
+	envs := dryRun(t, b.String())
+	n := 0
+	for _, e := range envs {
+		if tc := e.TestCase; tc != nil {
+			for i, s := range tc.TestSteps {
+				n++
+				if len(s.StepDefinitionIDs) != 1 {
+					t.Errorf("%q matches %d built-in steps", recorded[i], len(s.StepDefinitionIDs))
+				}
+			}
+		}
+	}
+	if n != len(recorded) {
+		t.Fatalf("%d steps planned, want %d", n, len(recorded))
+	}
+}
