@@ -241,7 +241,11 @@ func TestBuiltinStepFailures(t *testing.T) {
 		"features/fail.feature": failingFeature,
 		"pages/login.yaml":      "Heading: h1\n",
 		"pages/forms.yaml":      "Heading: h1\n",
-		"steps/timeout.ts":      "import { setDefaultTimeout } from '@cucumber/cucumber'\nsetDefaultTimeout(1500)\n",
+		// Short step timeouts keep the failures quick; the page is opened
+		// by a hook with its own, so that a browser slow to start on a
+		// loaded machine does not eat the first step's 1.5 s.
+		"steps/timeout.ts": "import { Before, setDefaultTimeout } from '@cucumber/cucumber'\nsetDefaultTimeout(1500)\n" +
+			"Before({ timeout: 60000 }, async function () { await this.page.title() })\n",
 	})
 	res := ferridriver(t, dir, "bdd", "--parallel", "2", "--format", "message:m.ndjson")
 	if res.code != 1 {

@@ -147,7 +147,7 @@ func sameReports(t *testing.T, whole, merged string) (cases int, statuses map[st
 	t.Helper()
 	w, m := readEnvelopes(t, filepath.Join(whole, "run.ndjson")), readEnvelopes(t, filepath.Join(merged, "run.ndjson"))
 	if a, b := testenv.NormalisedStream(t, w), testenv.NormalisedStream(t, m); a != b {
-		t.Errorf("message: the merged stream differs from the whole run's up to ids and times:\n--- whole\n%s\n--- merged\n%s", a, b)
+		t.Errorf("message: the merged stream differs from the whole run's up to ids and times: %s", firstDifference(a, b))
 	}
 	wh, mh := embeddedMessages(t, filepath.Join(whole, "report.html")), embeddedMessages(t, filepath.Join(merged, "report.html"))
 	if a, b := testenv.NormalisedStream(t, wh), testenv.NormalisedStream(t, mh); a != b || len(wh) != len(w) {
@@ -161,7 +161,7 @@ func sameReports(t *testing.T, whole, merged string) (cases int, statuses map[st
 	} {
 		a, b := norm(string(mustRead(t, filepath.Join(whole, file)))), norm(string(mustRead(t, filepath.Join(merged, file))))
 		if a != b {
-			t.Errorf("%s of the merged shards differs from the whole run's:\n--- whole\n%s\n--- merged\n%s", file, a, b)
+			t.Errorf("%s of the merged shards differs from the whole run's: %s", file, firstDifference(a, b))
 		}
 	}
 	statuses = map[string]int{}
@@ -171,6 +171,25 @@ func sameReports(t *testing.T, whole, merged string) (cases int, statuses map[st
 		}
 	}
 	return count(m, "testCase"), statuses
+}
+
+// firstDifference says where a and b first differ: the line number and
+// both lines (whole reports are too long to read in a test log).
+func firstDifference(a, b string) string {
+	al, bl := strings.Split(a, "\n"), strings.Split(b, "\n")
+	for i := 0; i < max(len(al), len(bl)); i++ {
+		var x, y string
+		if i < len(al) {
+			x = al[i]
+		}
+		if i < len(bl) {
+			y = bl[i]
+		}
+		if x != y {
+			return fmt.Sprintf("line %d (of %d and %d)\n--- whole\n%s\n--- merged\n%s", i+1, len(al), len(bl), x, y)
+		}
+	}
+	return "no difference"
 }
 
 // checkBalanced fails t unless the shards' sizes add up to total and

@@ -1,3 +1,4 @@
+@builtin
 Feature: Built-in steps: assertions
   Every assertion is web-first (it retries until it holds, 5 s by default)
   and has its "not" form: states take "to"/"not to", properties take a

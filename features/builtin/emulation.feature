@@ -1,3 +1,4 @@
+@builtin
 Feature: Built-in steps: emulation
 
   Scenario: Timezone, locale and user agent (a fresh context, before opening pages)

@@ -1,3 +1,4 @@
+@builtin
 Feature: Built-in steps: frames, dialogs and tabs
 
   Scenario: Switching into frames and out again

@@ -1,3 +1,4 @@
+@builtin
 Feature: Built-in steps: interaction
   Clicking, typing, choosing, dragging, scrolling and uploading. Targets are
   page-object names (pages/*.yaml|toml|json, or definePage in TypeScript)

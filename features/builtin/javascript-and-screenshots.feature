@@ -1,3 +1,4 @@
+@builtin
 Feature: Built-in steps: JavaScript and screenshots
 
   Background:

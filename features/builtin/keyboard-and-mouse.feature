@@ -1,3 +1,4 @@
+@builtin
 Feature: Built-in steps: keyboard and mouse
 
   Background:

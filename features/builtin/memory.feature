@@ -1,3 +1,4 @@
+@builtin
 Feature: Built-in steps: memory
   What a step remembers as "name" later steps use as $name (or ${name}) in
   their arguments, tables and doc strings; $name.field reads into a value;

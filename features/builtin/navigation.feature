@@ -1,3 +1,4 @@
+@builtin
 Feature: Built-in steps: navigation
   Opening pages, the browser history, and checks on the URL and the title.
   These features use only the built-in step library (docs/steps-guide.md).

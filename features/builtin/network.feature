@@ -1,3 +1,4 @@
+@builtin
 Feature: Built-in steps: network
   Mocking, blocking and delaying what the page requests, and checking the
   requests it made. URL patterns are Playwright's globs.

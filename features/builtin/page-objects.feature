@@ -1,3 +1,4 @@
+@builtin
 Feature: Built-in steps: page objects
   Elements named in pages/login.yaml, pages/forms.toml, pages/todo.json,
   pages/frames.yaml and, in TypeScript, features/support/pages.ts. A name

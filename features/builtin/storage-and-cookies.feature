@@ -1,3 +1,4 @@
+@builtin
 Feature: Built-in steps: storage and cookies
 
   Scenario: Local and session storage
