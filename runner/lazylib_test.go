@@ -17,12 +17,14 @@ func lazyLibrary(extra string) *jsbridge.Library {
 	return &jsbridge.Library{Name: "steps", Entries: []string{"index.ts"}, FS: fstest.MapFS{"index.ts": {Data: []byte(`
 import { When, Then, BeforeStep, defineParameterType } from '@cucumber/cucumber'
 console.log('library loaded')
+export const shade = (c: string) => c + '!'
+
 defineParameterType({ name: 'color', regexp: /red|green/, transformer: (s: string) => s.toUpperCase() })
 let seen = 0
 BeforeStep(function () { seen++ })
 When('I paint it {color}', function (this: any, c: string) { this.painted = c })
 Then('the library saw {int} step(s)', function (n: number) { if (seen !== n) throw new Error('saw ' + seen) })
-` + extra)}}}
+` + extra)}}, Module: "lib/steps"}
 }
 
 const lazyProjectSteps = `import { Given, Then } from '@cucumber/cucumber'
@@ -78,6 +80,7 @@ func TestLibraryLoadsOnlyWhenUsed(t *testing.T) {
 		{name: "a library parameter type", feature: "Given a red thing", steps: "Given('a {color} thing', function (c: string) { if (c !== 'RED') throw new Error(c) })\n", loaded: true, statuses: "PASSED"},
 		{name: "an undefined step", feature: "When I paint it blue", loaded: false, statuses: "UNDEFINED"},
 		{name: "a dry run", feature: "When I paint it red", dryRun: true, loaded: false, statuses: "SKIPPED"},
+		{name: "project code importing the library's module", feature: "Given a shade", steps: "import { shade } from 'lib/steps'\nGiven('a shade', function () { if (shade('x') !== 'x!') throw new Error('shade') })\n", loaded: true, statuses: "PASSED"},
 		{name: "a library with a Before hook", feature: "Given a thing", library: "import { Before } from '@cucumber/cucumber'\nBefore(function () {})\n", loaded: true, statuses: "PASSED PASSED"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -138,8 +138,14 @@ func Prepare(opts Options) (*Run, error) {
 	if stubs != nil {
 		o := opts
 		o.Library = nil
-		projectBundle, err = bundle(o)
-	} else {
+		if projectBundle, err = bundle(o); err != nil {
+			// Code that imports the library's module (ferridriver/steps)
+			// only bundles with the library, which it then uses; any other
+			// error is the full bundle's too.
+			stubs = nil
+		}
+	}
+	if stubs == nil {
 		var b *jsbridge.Bundle
 		if b, err = bundle(opts); err == nil {
 			err = r.loadVM0(vm0, b, nil)
