@@ -110,8 +110,8 @@ func TestMCPBrowserFlow(t *testing.T) {
 	if !strings.Contains(typed, wantStep) || !strings.Contains(typed, `await page.getByRole('textbox', { name: 'Username' }).fill('demo');`) {
 		t.Errorf("type result lacks the step %s or its code:\n%s", wantStep, typed)
 	}
-	if !strings.Contains(typed, "Snapshot changes:") || !strings.Contains(typed, `[ref=`+user+`]: demo`) {
-		t.Errorf("type result should carry the changed textbox only:\n%s", typed)
+	if strings.Contains(typed, "Snapshot") {
+		t.Errorf("typing changed nothing but the value the agent typed: want no snapshot section:\n%s", typed)
 	}
 	if strings.Contains(typed, `button "Log in"`) {
 		t.Errorf("the unchanged button is in the changes:\n%s", typed)
@@ -137,7 +137,7 @@ func TestMCPBrowserFlow(t *testing.T) {
 	box := refOf(t, todo, "textbox", "New todo")
 	callOK(t, cs, "browser_type", map[string]any{"ref": box, "text": "Buy milk", "submit": true})
 	second := callOK(t, cs, "browser_type", map[string]any{"ref": box, "text": "Walk the dog", "submit": true})
-	if !strings.Contains(second, "Walk the dog") || !strings.Contains(second, "2 items left") || strings.Contains(second, `link "Completed"`) {
+	if !strings.Contains(second, "Snapshot changes:") || !strings.Contains(second, "Walk the dog") || !strings.Contains(second, "2 items left") || strings.Contains(second, `link "Completed"`) {
 		t.Errorf("adding the second todo should show the new item and counter only:\n%s", second)
 	}
 	status := regexp.MustCompile(`status \[ref=(e\d+)\]`).FindStringSubmatch(second)
@@ -159,7 +159,7 @@ func TestMCPBrowserFlow(t *testing.T) {
 		`Then I expect the page to contain the text "Welcome, demo!"`,
 		`And I expect 'role=heading[name="Welcome, demo!"]' to be visible`,
 		`When I open "/todo.html"`,
-		`And I press "Enter" on 'role=textbox[name="New todo"]'`,
+		`And I press "Enter"`,
 		`Then I expect the text of "role=status" to equal "2 items left"`,
 	} {
 		if !strings.Contains(exported, want) {

@@ -469,7 +469,9 @@ func (ss *Session) Type(ctx context.Context, tg Target, text string, slowly, sub
 	}
 	if submit {
 		p.code += fmt.Sprintf("\nawait %s.press('Enter');", rt.code)
-		p.steps = append(p.steps, Step{Kind: KindAction, Text: stepText("I press %s on %s", "Enter", rt.sel)})
+		// Filling or typing leaves the focus on the element: the step
+		// presses the key there without naming it again.
+		p.steps = append(p.steps, Step{Kind: KindAction, Text: stepText("I press %s", "Enter")})
 	}
 	if !recordable(text) {
 		p.steps, p.note = nil, "the text spans lines, which a step line cannot hold"
@@ -486,7 +488,39 @@ func (ss *Session) Type(ctx context.Context, tg Target, text string, slowly, sub
 		}
 		return err
 	}
-	return ss.perform(ctx, p)
+	res, err := ss.perform(ctx, p)
+	if err == nil && tg.Ref != "" && res.SnapshotIsDiff {
+		if rest, ok := withoutEcho(res.Snapshot, tg.Ref, text); ok {
+			res.Snapshot = rest
+			res.SnapshotIsDiff = rest != ""
+		}
+	}
+	return res, err
+}
+
+// withoutEcho removes from the changes d the line of the element ref when
+// all it shows is the value the call typed into it: the agent knows it
+// (a field that transforms what is typed still shows). ok is false when
+// there is no such line.
+func withoutEcho(d, ref, text string) (rest string, ok bool) {
+	lines := strings.Split(strings.TrimRight(d, "\n"), "\n")
+	for i, l := range lines {
+		if !strings.HasPrefix(l, "- ") || !strings.Contains(l, "[ref="+ref+"]") {
+			continue
+		}
+		if !strings.HasSuffix(l, "]: "+text) && !strings.HasSuffix(l, "]: "+jsonQuote(text)) {
+			return "", false
+		}
+		if i+1 < len(lines) && strings.HasPrefix(lines[i+1], " ") {
+			return "", false // it has children that changed
+		}
+		lines = append(lines[:i], lines[i+1:]...)
+		if len(lines) == 0 {
+			return "", true
+		}
+		return strings.Join(lines, "\n") + "\n", true
+	}
+	return "", false
 }
 
 // Field is one field of FillForm.

@@ -81,3 +81,28 @@ func TestFeature(t *testing.T) {
 		t.Errorf("names are kept on one line")
 	}
 }
+
+// The line of the element a call typed into is left out of the changes
+// when it shows exactly the typed text; anything else stays.
+func TestWithoutEcho(t *testing.T) {
+	for _, tc := range []struct {
+		name, diff, ref, text string
+		rest                  string
+		ok                    bool
+	}{
+		{"only the echo", "- textbox \"User\" [ref=e6]: demo\n", "e6", "demo", "", true},
+		{"quoted value", "- textbox \"User\" [ref=e6]: \"a: b\"\n", "e6", "a: b", "", true},
+		{"echo and more", "- textbox \"User\" [ref=e6]: demo\n- alert [ref=e9]: Too short\n", "e6", "demo", "- alert [ref=e9]: Too short\n", true},
+		{"transformed by the page", "- textbox \"Code\" [ref=e6]: ABC\n", "e6", "abc", "", false},
+		{"another element", "- textbox \"Other\" [ref=e7]: demo\n", "e6", "demo", "", false},
+		{"with changed children", "- combobox \"City\" [ref=e6]: Paris\n  - option \"Paris\" [ref=e8]\n", "e6", "Paris", "", false},
+		{"a longer ref", "- textbox \"User\" [ref=e61]: demo\n", "e6", "demo", "", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rest, ok := withoutEcho(tc.diff, tc.ref, tc.text)
+			if ok != tc.ok || rest != tc.rest {
+				t.Errorf("withoutEcho = %q, %v; want %q, %v", rest, ok, tc.rest, tc.ok)
+			}
+		})
+	}
+}
