@@ -8,8 +8,10 @@ import (
 	"fmt"
 	"hash"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -92,9 +94,13 @@ func bundleKey(opts BundleOptions, dir string, entries []string) (string, error)
 }
 
 // hashInto writes what the library's bundle depends on: its name, entries
-// and every file's path and contents.
+// and every file's path and contents, the generated Files (the project's
+// page objects and values) included.
 func (l *Library) hashInto(h hash.Hash) error {
 	fmt.Fprintf(h, "library\x00%s\x00%s\x00", l.Name, strings.Join(l.Entries, "\x00"))
+	for _, p := range slices.Sorted(maps.Keys(l.Files)) {
+		fmt.Fprintf(h, "generated\x00%s\x00%d\x00%s", p, len(l.Files[p]), l.Files[p])
+	}
 	return fs.WalkDir(l.FS, ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err

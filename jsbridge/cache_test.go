@@ -113,6 +113,16 @@ func TestBundleCache(t *testing.T) {
 
 	opts.Library = &Library{Name: "lib", Entries: []string{"index.ts"}, FS: fstest.MapFS{"index.ts": {Data: []byte("console.log('lib 2')\n")}}}
 	step("the library", "lib 2\nA ts other", true)
+	// The project's data the library reads (page objects, values) is
+	// generated into Files: a change there is a change of the library.
+	opts.Library.FS = fstest.MapFS{"index.ts": {Data: []byte("import { v } from './data'\nconsole.log('lib', v)\n")}}
+	opts.Library.Files = map[string]string{"data.ts": "export const v = 'hello'\n"}
+	step("generated library data", "lib hello\nA ts other", true)
+	step("the same data", "lib hello\nA ts other", false)
+	opts.Library.Files = map[string]string{"data.ts": "export const v = 'bye'\n"}
+	step("changed library data", "lib bye\nA ts other", true)
+	opts.Library.Files = map[string]string{"data.ts": "console.log('lib 2')\n"}
+	opts.Library.FS = fstest.MapFS{"index.ts": {Data: []byte("import './data'\n")}}
 
 	// A damaged entry is a miss, never a wrong bundle.
 	js, _ := filepath.Glob(filepath.Join(cache.Dir(), "*.js"))
