@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -55,7 +56,15 @@ type BundleOptions struct {
 	Library *Library
 	// Cache keeps esbuild's output between runs; nil for none.
 	Cache *Cache
+	// LeftOut is the import specifier of a library this bundle leaves out
+	// (Library.Module, with Library nil): code importing it fails the
+	// build with ErrLibraryImported, as it needs the library.
+	LeftOut string
 }
+
+// ErrLibraryImported is the error of a build whose code imports the
+// library BundleOptions.LeftOut names.
+var ErrLibraryImported = errors.New("the code imports the library left out of the bundle")
 
 // Library is a set of JS/TS sources held in memory: the built-in step
 // library. Its files import builtin modules and each other (relative
@@ -178,6 +187,7 @@ func bundle(opts BundleOptions, dir string, entries []string) (code, smap []byte
 	}
 	esbuildRuns.Add(1)
 	reads := &readSums{sums: map[string]string{}}
+	var leftOutImported atomic.Bool
 	res := api.Build(api.BuildOptions{
 		Stdin: &api.StdinOptions{
 			Contents:   entry.String(),
@@ -201,9 +211,12 @@ func bundle(opts BundleOptions, dir string, entries []string) (code, smap []byte
 		LogLevel:       api.LogLevelSilent,
 		Charset:        api.CharsetUTF8,
 		KeepNames:      true,
-		Plugins:        []api.Plugin{builtinPlugin(dir, opts.Alias, opts.Library, reads)},
+		Plugins:        []api.Plugin{builtinPlugin(dir, opts.Alias, opts.Library, opts.LeftOut, &leftOutImported, reads)},
 		AbsWorkingDir:  dir,
 	})
+	if leftOutImported.Load() {
+		return nil, nil, "", nil, fmt.Errorf("%w (%s)", ErrLibraryImported, opts.LeftOut)
+	}
 	if len(res.Errors) > 0 {
 		return nil, nil, "", nil, &BundleError{Messages: formatMessages(res.Errors, dir)}
 	}
@@ -334,13 +347,17 @@ const libraryNamespace = "ferridriver"
 
 // builtinPlugin resolves builtin modules, aliases and the library's files,
 // and gives each file its own import.meta.dirname / __dirname, which one
-// bundle otherwise loses.
-func builtinPlugin(dir string, alias map[string]string, lib *Library, reads *readSums) api.Plugin {
+// bundle otherwise loses. An import of leftOut sets leftOutImported.
+func builtinPlugin(dir string, alias map[string]string, lib *Library, leftOut string, leftOutImported *atomic.Bool, reads *readSums) api.Plugin {
 	return api.Plugin{
 		Name: "ferridriver",
 		Setup: func(build api.PluginBuild) {
 			build.OnResolve(api.OnResolveOptions{Filter: ".*"}, func(args api.OnResolveArgs) (api.OnResolveResult, error) {
 				spec := args.Path
+				if leftOut != "" && spec == leftOut {
+					leftOutImported.Store(true)
+					return api.OnResolveResult{}, ErrLibraryImported
+				}
 				if lib != nil {
 					if p, ok := strings.CutPrefix(spec, LibraryScheme); ok {
 						return api.OnResolveResult{Path: p, Namespace: libraryNamespace}, nil

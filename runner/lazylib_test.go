@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -159,5 +160,24 @@ func TestLibraryStubFails(t *testing.T) {
 	out := vm.RunStep(vm.Registry().Steps[0], world, nil, nil, 0)
 	if out.Status != messages.TestStepResultStatusFailed || out.Err == nil || !strings.Contains(out.Err.Error(), "did not load its built-in step library") {
 		t.Errorf("a stub ran: %v %v", out.Status, out.Err)
+	}
+}
+
+// A project file that does not compile is reported as it is without the
+// cache: the bundle without the library fails with the project's error,
+// not with the library left out.
+func TestLibraryLeftOutReportsProjectErrors(t *testing.T) {
+	cache, err := jsbridge.OpenCache(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := newSuite(t, map[string]string{
+		"features/a.feature": "Feature: f\n  Scenario: s\n    Given a thing\n",
+		"steps/project.ts":   "import { Given } from '@cucumber/cucumber'\nGiven('a thing', function () { return 1 +* 2 })\n",
+	})
+	_, err = s.prepare(Options{Library: lazyLibrary(""), Cache: cache})
+	var be *jsbridge.BundleError
+	if !errors.As(err, &be) || !strings.Contains(err.Error(), "steps/project.ts:2:") || errors.Is(err, jsbridge.ErrLibraryImported) {
+		t.Fatalf("want the project's syntax error at steps/project.ts:2, got %v", err)
 	}
 }

@@ -136,16 +136,14 @@ func Prepare(opts Options) (*Run, error) {
 	stubs := libraryIndex(opts)
 	var projectBundle *jsbridge.Bundle
 	if stubs != nil {
-		o := opts
-		o.Library = nil
-		if projectBundle, err = bundle(o); err != nil {
+		projectBundle, err = bundleWithout(opts)
+		if errors.Is(err, jsbridge.ErrLibraryImported) {
 			// Code that imports the library's module (ferridriver/steps)
-			// only bundles with the library, which it then uses; any other
-			// error is the full bundle's too.
-			stubs = nil
+			// uses the library.
+			stubs, err = nil, nil
 		}
 	}
-	if stubs == nil {
+	if err == nil && stubs == nil {
 		var b *jsbridge.Bundle
 		if b, err = bundle(opts); err == nil {
 			err = r.loadVM0(vm0, b, nil)
@@ -330,6 +328,18 @@ func (r *Run) loadBundle(b *jsbridge.Bundle) error {
 
 // bundle bundles the step files, the extensions and the library of opts.
 func bundle(opts Options) (*jsbridge.Bundle, error) {
+	return buildBundle(opts, jsbridge.BundleOptions{Library: opts.Library})
+}
+
+// bundleWithout bundles the step files and the extensions without the
+// library of opts: jsbridge.ErrLibraryImported when they import it.
+func bundleWithout(opts Options) (*jsbridge.Bundle, error) {
+	return buildBundle(opts, jsbridge.BundleOptions{LeftOut: opts.Library.Module})
+}
+
+// buildBundle bundles the step files and the extensions of opts, with the
+// library settings of lib.
+func buildBundle(opts Options, lib jsbridge.BundleOptions) (*jsbridge.Bundle, error) {
 	stepPaths := opts.Steps
 	if len(stepPaths) == 0 {
 		stepPaths = DefaultStepPaths
@@ -345,7 +355,7 @@ func bundle(opts Options) (*jsbridge.Bundle, error) {
 	entries := append(steps, exts...)
 	sort.Strings(entries)
 	entries = dedupe(entries)
-	return jsbridge.Build(jsbridge.BundleOptions{Entries: entries, Dir: opts.Dir, Alias: opts.Alias, Library: opts.Library, Cache: opts.Cache})
+	return jsbridge.Build(jsbridge.BundleOptions{Entries: entries, Dir: opts.Dir, Alias: opts.Alias, Library: lib.Library, LeftOut: lib.LeftOut, Cache: opts.Cache})
 }
 
 func dedupe(sorted []string) []string {
