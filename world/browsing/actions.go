@@ -243,6 +243,9 @@ type op struct {
 	mode  SnapMode
 	// mayOpenTab: wait a moment for a tab the action may open.
 	mayOpenTab bool
+	// typed is the text typed into each element addressed by ref: the
+	// changes leave out a line that only shows it (withoutEcho).
+	typed map[string]string
 }
 
 // perform runs o with the session's turn held by the caller: the work
@@ -289,7 +292,18 @@ func (ss *Session) perform(ctx context.Context, o op) (*Result, error) {
 		return nil, ctx.Err()
 	}
 	ss.record(res, o.steps)
-	return res, ss.finish(ctx, res, o.mode)
+	if err := ss.finish(ctx, res, o.mode); err != nil {
+		return res, err
+	}
+	for ref, text := range o.typed {
+		if !res.SnapshotIsDiff {
+			break
+		}
+		if rest, ok := withoutEcho(res.Snapshot, ref, text); ok {
+			res.Snapshot, res.SnapshotIsDiff = rest, rest != ""
+		}
+	}
+	return res, nil
 }
 
 var keywords = [...]string{"Given", "When", "Then"}
@@ -460,6 +474,9 @@ func (ss *Session) Type(ctx context.Context, tg Target, text string, slowly, sub
 		return nil, err
 	}
 	p := op{mode: mode}
+	if tg.Ref != "" {
+		p.typed = map[string]string{tg.Ref: text}
+	}
 	if slowly {
 		p.code = fmt.Sprintf("await %s.pressSequentially(%s);", rt.code, jsString(text))
 		p.steps = []Step{{Kind: KindAction, Text: stepText("I type %s into %s", text, rt.sel)}}
@@ -488,14 +505,7 @@ func (ss *Session) Type(ctx context.Context, tg Target, text string, slowly, sub
 		}
 		return err
 	}
-	res, err := ss.perform(ctx, p)
-	if err == nil && tg.Ref != "" && res.SnapshotIsDiff {
-		if rest, ok := withoutEcho(res.Snapshot, tg.Ref, text); ok {
-			res.Snapshot = rest
-			res.SnapshotIsDiff = rest != ""
-		}
-	}
-	return res, err
+	return ss.perform(ctx, p)
 }
 
 // withoutEcho removes from the changes d the line of the element ref when
@@ -566,6 +576,12 @@ func (ss *Session) FillForm(ctx context.Context, fields []Field, mode SnapMode) 
 		default:
 			codes = append(codes, fmt.Sprintf("await %s.fill(%s);", rt.code, jsString(f.Value)))
 			p.steps = append(p.steps, Step{Kind: KindAction, Text: stepText("I fill %s with %s", rt.sel, f.Value)})
+			if f.Target.Ref != "" {
+				if p.typed == nil {
+					p.typed = map[string]string{}
+				}
+				p.typed[f.Target.Ref] = f.Value
+			}
 		}
 		if !recordable(f.Value) {
 			p.steps, p.note = nil, "a value spans lines, which a step line cannot hold"
