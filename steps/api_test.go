@@ -2,10 +2,8 @@ package steps
 
 import (
 	"encoding/json"
-	"io/fs"
 	"strings"
 	"testing"
-	"testing/fstest"
 
 	"github.com/dop251/goja"
 
@@ -52,28 +50,10 @@ type apiVM struct {
 
 func newAPIVM(t *testing.T) *apiVM {
 	t.Helper()
-	overlay := fstest.MapFS{"apitest.ts": {Data: []byte(apiHarness)}}
-	err := fs.WalkDir(files, ".", func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		data, err := fs.ReadFile(files, p)
-		overlay[p] = &fstest.MapFile{Data: data}
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	b, err := jsbridge.Build(jsbridge.BundleOptions{Dir: dir, Library: &jsbridge.Library{Name: "steps", FS: overlay, Entries: []string{"apitest.ts"}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	vm, err := jsbridge.NewVM(b, jsbridge.VMOptions{Host: jsbridge.HostBDD, Dir: dir})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(vm.Close)
+	lib := Library()
+	lib.Entries = []string{"apitest.ts"}
+	lib.Files = map[string]string{"apitest.ts": apiHarness}
+	vm := libraryVM(t, lib)
 	return &apiVM{t: t, vm: vm, fn: vm.Runtime().Get("apiTest").ToObject(vm.Runtime())}
 }
 

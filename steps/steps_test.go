@@ -25,8 +25,14 @@ func category(s jsbridge.SourceRef) string {
 
 func libraryRegistry(t *testing.T) *jsbridge.Registry {
 	t.Helper()
+	return libraryVM(t, Library()).Registry()
+}
+
+// libraryVM is a bdd VM with lib loaded alone, closed with the test.
+func libraryVM(t *testing.T, lib *jsbridge.Library) *jsbridge.VM {
+	t.Helper()
 	dir := t.TempDir()
-	b, err := jsbridge.Build(jsbridge.BundleOptions{Dir: dir, Library: Library()})
+	b, err := jsbridge.Build(jsbridge.BundleOptions{Dir: dir, Library: lib})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -35,7 +41,7 @@ func libraryRegistry(t *testing.T) *jsbridge.Registry {
 		t.Fatal(err)
 	}
 	t.Cleanup(vm.Close)
-	return vm.Registry()
+	return vm
 }
 
 // dryRun plans a feature with the library alone, running nothing, and
