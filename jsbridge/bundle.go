@@ -93,7 +93,10 @@ func (s SourceRef) IsLibrary() bool { return strings.HasPrefix(s.URI, LibrarySch
 // Bundle is the compiled module of a run: every entry and everything they
 // import, as one program that each VM evaluates.
 type Bundle struct {
-	Program *goja.Program
+	// program compiles Code for goja on first use: a bundle that is only
+	// inspected (the runner reads Code to decide whether the built-in
+	// library is needed) is never compiled.
+	program func() (*goja.Program, error)
 	Code    string
 	Map     []byte
 	Entries []string
@@ -120,7 +123,8 @@ const bundleName = "ferridriver-bundle.js"
 const bundlePrefix = "(async function () {"
 
 // Build bundles the entries with esbuild (TypeScript, JSX, relative imports,
-// node_modules) and compiles the result for goja. Imports of builtin modules
+// node_modules); the result is compiled for goja when a VM first
+// evaluates it. Imports of builtin modules
 // (@cucumber/cucumber, node:fs, ...) resolve to the VM's implementations.
 // With a Cache, esbuild's output of an earlier build of the same inputs is
 // reused.
@@ -145,10 +149,7 @@ func Build(opts BundleOptions) (*Bundle, error) {
 			// background while the bundle compiles and the run starts.
 			warm := opts.Cache.loadWarm(key)
 			go precompilePolyfills(warm)
-			b, err := compileBundle(code, smap, opts.Entries, dir)
-			if err != nil {
-				return nil, err
-			}
+			b := newBundle(code, smap, opts.Entries, dir)
 			b.cache, b.key, b.warm = opts.Cache, key, warm
 			return b, nil
 		}
@@ -158,10 +159,7 @@ func Build(opts BundleOptions) (*Bundle, error) {
 	if err != nil {
 		return nil, err
 	}
-	b, err := compileBundle(code, smap, opts.Entries, dir)
-	if err != nil {
-		return nil, err
-	}
+	b := newBundle(code, smap, opts.Entries, dir)
 	if opts.Cache != nil {
 		if inputs, err := inputFiles(metafile, dir); err == nil {
 			opts.Cache.storeBundle(key, start, inputs, read, code, smap)
@@ -262,20 +260,25 @@ func (r *readSums) add(p string, data []byte) {
 	r.mu.Unlock()
 }
 
-// compileBundle compiles esbuild's output for goja, as the body of an
-// async function whose source map is smap.
-func compileBundle(code, smap []byte, entries []string, dir string) (*Bundle, error) {
+// newBundle is esbuild's output as the body of an async function, compiled
+// for goja when first evaluated (Program).
+func newBundle(code, smap []byte, entries []string, dir string) *Bundle {
 	src := bundlePrefix + string(code) + "\n//# sourceMappingURL=" + bundleName + ".map\n})"
-	ast, err := goja.Parse(bundleName, src, parser.WithSourceMapLoader(func(string) ([]byte, error) { return smap, nil }))
-	if err != nil {
-		return nil, &BundleError{Messages: []string{"compile bundle: " + err.Error()}}
-	}
-	prg, err := goja.CompileAST(ast, false)
-	if err != nil {
-		return nil, &BundleError{Messages: []string{"compile bundle: " + err.Error()}}
-	}
-	return &Bundle{Program: prg, Code: src, Map: smap, Entries: entries, Dir: dir}, nil
+	return &Bundle{Code: src, Map: smap, Entries: entries, Dir: dir, program: sync.OnceValues(func() (*goja.Program, error) {
+		ast, err := goja.Parse(bundleName, src, parser.WithSourceMapLoader(func(string) ([]byte, error) { return smap, nil }))
+		if err != nil {
+			return nil, &BundleError{Messages: []string{"compile bundle: " + err.Error()}}
+		}
+		prg, err := goja.CompileAST(ast, false)
+		if err != nil {
+			return nil, &BundleError{Messages: []string{"compile bundle: " + err.Error()}}
+		}
+		return prg, nil
+	})}
 }
+
+// Program returns the bundle compiled for goja (once; every VM shares it).
+func (b *Bundle) Program() (*goja.Program, error) { return b.program() }
 
 func formatMessages(msgs []api.Message, dir string) []string {
 	out := make([]string, 0, len(msgs))

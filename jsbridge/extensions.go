@@ -162,7 +162,11 @@ func (vm *VM) Evaluate(b *Bundle, unit string, timeout time.Duration) error {
 	}
 	what := "loading " + name
 	err := func() error {
-		v, err := vm.rt.RunProgram(b.Program)
+		prg, err := b.Program()
+		if err != nil {
+			return err
+		}
+		v, err := vm.rt.RunProgram(prg)
 		if err != nil {
 			return &LoadError{Err: vm.toJSError(err)}
 		}
