@@ -133,7 +133,7 @@ func measure(s suite, runs int) {
 			mems[i] = append(mems[i], m)
 		}
 	}
-	fmt.Printf("### %s\n\n| command | median | min | max | ratio to %s | peak PSS, whole tree | own process | browser | rest | peak RSS, largest process |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n", s.name, s.commands[0].name)
+	fmt.Printf("### %s\n\n| command | median | min | max | ratio to %s | peak PSS, whole tree | own process | browser | rest | peak RSS, largest process | CPU: all | own | browser | rest |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n", s.name, s.commands[0].name)
 	ref := median(times[0])
 	for i, c := range s.commands {
 		m := median(times[i])
@@ -147,9 +147,18 @@ func measure(s suite, runs int) {
 		if medianOf(mems[i], func(p memPeak) int64 { return p.Browser }) == 0 {
 			browser = "-"
 		}
-		fmt.Printf("| %s | %s | %s | %s | %.2fx | %s | %s | %s | %s | %s |\n", c.name, ms(m), ms(slicesMin(times[i])), ms(slicesMax(times[i])), float64(m)/float64(ref),
+		cpu := func(f func(cpuTime) time.Duration) string {
+			return cpuSeconds(time.Duration(medianOf(mems[i], func(p memPeak) int64 { return int64(f(p.CPU)) })))
+		}
+		cpuBrowser := cpu(func(t cpuTime) time.Duration { return t.Browser })
+		if browser == "-" {
+			cpuBrowser = "-"
+		}
+		fmt.Printf("| %s | %s | %s | %s | %.2fx | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", c.name, ms(m), ms(slicesMin(times[i])), ms(slicesMax(times[i])), float64(m)/float64(ref),
 			pss(func(p memPeak) int64 { return p.Tree }), pss(func(p memPeak) int64 { return p.Own }), browser,
-			pss(func(p memPeak) int64 { return p.Rest }), mib(medianOf(mems[i], func(p memPeak) int64 { return p.RSS })))
+			pss(func(p memPeak) int64 { return p.Rest }), mib(medianOf(mems[i], func(p memPeak) int64 { return p.RSS })),
+			cpu(func(t cpuTime) time.Duration { return t.Total }), cpu(func(t cpuTime) time.Duration { return t.Own }), cpuBrowser,
+			cpu(func(t cpuTime) time.Duration { return t.Rest }))
 	}
 	fmt.Println()
 	for _, r := range s.ratios {
@@ -221,6 +230,9 @@ func slicesMax(ds []time.Duration) time.Duration {
 	}
 	return m
 }
+
+// cpuSeconds formats a CPU time.
+func cpuSeconds(d time.Duration) string { return fmt.Sprintf("%.1f s", d.Seconds()) }
 
 func ms(d time.Duration) string { return fmt.Sprintf("%.0f ms", float64(d)/float64(time.Millisecond)) }
 

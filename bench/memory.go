@@ -18,6 +18,16 @@ import (
 // (Chromium's processes), the command's own process, and the rest (the
 // Playwright driver for ferridriver and the floor; cucumber-js's worker
 // processes). Where /proc is missing, the columns say so.
+//
+// The CPU columns come from the same samples: a process's stat file gives
+// its own CPU time and that of the children it has waited for, so a
+// subtree's CPU is its processes' own times plus what they reaped. The
+// browser's share is the CPU of the subtrees whose first process runs
+// Chromium, the command's own share its process's own time, and the rest
+// (the driver, cucumber-js's worker processes) what is left of the whole
+// tree's; each is the latest sample's, so the last interval's work is
+// left out. (The times wait4 reports for the command miss processes that
+// outlive their parents, as Chromium's do when the driver exits.)
 
 // memPeak is the peak PSS of a run's process tree (KiB), in all and by
 // part; RSS is the command's own peak resident set (from its rusage).
@@ -25,6 +35,13 @@ type memPeak struct {
 	Tree, Own, Browser, Rest int64
 	RSS                      int64
 	Samples                  int
+	CPU                      cpuTime
+}
+
+// cpuTime is the CPU time (user + system) of a run's process tree, in all
+// and by part.
+type cpuTime struct {
+	Total, Own, Browser, Rest time.Duration
 }
 
 // sampler follows one process tree until stopped.
@@ -65,7 +82,10 @@ func (s *sampler) finish() memPeak {
 func (s *sampler) sample() {
 	var tree, own, browser, rest int64
 	n := 0
-	for _, pid := range descendants(s.root) {
+	procs := descendants(s.root)
+	s.sampleCPU(procs)
+	for _, p := range procs {
+		pid := p.pid
 		pss, ok := processPSS(pid)
 		if !ok {
 			continue
@@ -89,28 +109,96 @@ func (s *sampler) sample() {
 	p.Tree, p.Own, p.Browser, p.Rest = max(p.Tree, tree), max(p.Own, own), max(p.Browser, browser), max(p.Rest, rest)
 }
 
-// descendants lists root and every process below it, from each thread's
-// children file (no scan of all of /proc).
-func descendants(root int) []int {
-	out := []int{root}
+// sampleCPU records the CPU split as of this sample (see the top of the
+// file): the command's own time, and the whole time of each subtree whose
+// first process is a browser's.
+func (s *sampler) sampleCPU(procs []proc) {
+	total := map[int]time.Duration{} // pid: own time + reaped children's
+	var own time.Duration
+	for _, p := range procs {
+		self, reaped, ok := processCPU(p.pid)
+		if !ok {
+			continue
+		}
+		total[p.pid] = self + reaped
+		if p.pid == s.root {
+			own = self
+		}
+	}
+	// procs lists parents before children: add each subtree's total into
+	// its parent's, from the leaves up.
+	for i := len(procs) - 1; i > 0; i-- {
+		total[procs[i].parent] += total[procs[i].pid]
+	}
+	var browser time.Duration
+	for _, p := range procs {
+		if p.pid != s.root && s.isBrowser(p.pid) && !s.isBrowser(p.parent) {
+			browser += total[p.pid]
+		}
+	}
+	c := &s.peak.CPU
+	// The maxima: a process that leaves the tree unreaped takes its time
+	// with it.
+	c.Total, c.Own, c.Browser = max(c.Total, total[s.root]), max(c.Own, own), max(c.Browser, browser)
+	c.Rest = max(0, c.Total-c.Own-c.Browser)
+}
+
+// proc is a process of the sampled tree.
+type proc struct{ pid, parent int }
+
+// descendants lists root and every process below it, parents first, from
+// each thread's children file (no scan of all of /proc).
+func descendants(root int) []proc {
+	out := []proc{{pid: root}}
 	for i := 0; i < len(out); i++ {
-		tasks, err := os.ReadDir("/proc/" + strconv.Itoa(out[i]) + "/task")
+		parent := strconv.Itoa(out[i].pid)
+		tasks, err := os.ReadDir("/proc/" + parent + "/task")
 		if err != nil {
 			continue
 		}
 		for _, t := range tasks {
-			data, err := os.ReadFile("/proc/" + strconv.Itoa(out[i]) + "/task/" + t.Name() + "/children")
+			data, err := os.ReadFile("/proc/" + parent + "/task/" + t.Name() + "/children")
 			if err != nil {
 				continue
 			}
 			for _, f := range strings.Fields(string(data)) {
 				if pid, err := strconv.Atoi(f); err == nil {
-					out = append(out, pid)
+					out = append(out, proc{pid: pid, parent: out[i].pid})
 				}
 			}
 		}
 	}
 	return out
+}
+
+// clockTick is the unit of the times in /proc/<pid>/stat (USER_HZ, 100
+// on Linux).
+const clockTick = 10 * time.Millisecond
+
+// processCPU reads a process's own CPU time (user + system) and that of
+// the children it has waited for.
+func processCPU(pid int) (self, reaped time.Duration, ok bool) {
+	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return 0, 0, false
+	}
+	// The command name, in parentheses, may hold spaces: fields count
+	// from the last ')'. utime, stime, cutime, cstime are fields 14-17.
+	i := bytes.LastIndexByte(data, ')')
+	if i < 0 {
+		return 0, 0, false
+	}
+	f := strings.Fields(string(data[i+1:]))
+	if len(f) < 15 {
+		return 0, 0, false
+	}
+	var t [4]int64
+	for k := range t {
+		if t[k], err = strconv.ParseInt(f[11+k], 10, 64); err != nil {
+			return 0, 0, false
+		}
+	}
+	return time.Duration(t[0]+t[1]) * clockTick, time.Duration(t[2]+t[3]) * clockTick, true
 }
 
 // processPSS reads a process's PSS (KiB).
