@@ -135,6 +135,9 @@ type Launcher struct {
 
 	procMu sync.Mutex
 	groups map[int]string // browser process groups seen: pgid -> executable dir
+
+	// prewarmFallback: see Session.prewarmAfterLoad (a field for tests).
+	prewarmFallback time.Duration
 }
 
 type pwStart struct {
@@ -223,6 +226,8 @@ func NewLauncher(cfg Config, opts Options) (*Launcher, error) {
 		slots:     map[int]*browserSlot{},
 		prewarmed: map[int]*prepared{},
 		groups:    map[int]string{},
+
+		prewarmFallback: prewarmFallback,
 	}, nil
 }
 

@@ -570,3 +570,44 @@ func must(t *testing.T, err error) {
 		t.Fatal(err)
 	}
 }
+
+// The next test case's page is prepared once the current page has loaded
+// its first document, not while that navigation runs; a page that never
+// navigates gets it after the fallback delay.
+func TestPrewarmWaitsForTheFirstLoad(t *testing.T) {
+	testenv.NeedBrowser(t)
+	base := demo(t)
+	l := newLauncher(t, Config{BaseURL: base}, Options{AutoPrewarm: true})
+	l.prewarmFallback = time.Hour
+	ctx := context.Background()
+	preparing := func() bool {
+		l.mu.Lock()
+		defer l.mu.Unlock()
+		return l.prewarmed[0] != nil
+	}
+	s := l.NewSession(0, "navigates")
+	p, err := s.Page(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(300 * time.Millisecond) // the blank page's own events, if any
+	if preparing() {
+		t.Fatal("the next page is being prepared before the first navigation")
+	}
+	mustGoto(t, p, "/todo.html")
+	waitFor(t, "the next page after the first load", 10*time.Second, preparing)
+	if _, err := s.Close(false); err != nil {
+		t.Fatal(err)
+	}
+
+	l.prewarmFallback = 50 * time.Millisecond
+	s2 := l.NewSession(0, "takes the prepared page, never navigates")
+	defer s2.Close(false)
+	if _, err := s2.Page(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if preparing() {
+		t.Fatal("the prepared page was not taken")
+	}
+	waitFor(t, "the next page after the fallback", 10*time.Second, preparing)
+}
