@@ -231,8 +231,14 @@ func slicesMax(ds []time.Duration) time.Duration {
 	return m
 }
 
-// cpuSeconds formats a CPU time.
-func cpuSeconds(d time.Duration) string { return fmt.Sprintf("%.1f s", d.Seconds()) }
+// cpuSeconds formats a CPU time: milliseconds under a second (the logic
+// suites), tenths of seconds above.
+func cpuSeconds(d time.Duration) string {
+	if d < time.Second {
+		return ms(d)
+	}
+	return fmt.Sprintf("%.1f s", d.Seconds())
+}
 
 func ms(d time.Duration) string { return fmt.Sprintf("%.0f ms", float64(d)/float64(time.Millisecond)) }
 
