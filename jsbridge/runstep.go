@@ -45,6 +45,5 @@ func (vm *VM) matchStep(call goja.FunctionCall) goja.Value {
 	o.Set("fn", def.fnValue)
 	o.Set("length", def.fnLength)
 	o.Set("args", rt.NewArray(vals...))
-	o.Set("pattern", def.Pattern)
 	return o
 }

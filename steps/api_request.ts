@@ -1,7 +1,7 @@
 // API testing: preparing and sending HTTP requests.
 import { Given, When, defineParameterType, type DataTable } from '@cucumber/cucumber'
 import { interpolate, interpolateString } from './memory'
-import { check } from './validation'
+import { check, sleep } from './validation'
 import { apiState, failure, located, mediaTypeOf, readFixture, send, setHeader, StepError, type Body, type Exchange } from './api_client'
 import { readPath, setPath } from './api_path'
 import { parseJSON } from './api_json'
@@ -341,8 +341,6 @@ When(
     await send(this, method, interpolateString(this, url))
   }),
 )
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
 /**
  * Sends the same request (with the same prepared parts) until read finds

@@ -9,7 +9,7 @@ import type { Locator } from '@playwright/test'
 import { Target } from './params'
 import { interpolateRows } from './values'
 import { assertProperty, expectOf, step, within } from './step'
-import { locate, rootOf } from './targets'
+import { locate, normalize, rootOf, textsOf } from './targets'
 import { eventually, type Validation } from './validation'
 
 /** Defines `I expect {target} {to} <state>` with Playwright's matcher for it. */
@@ -33,9 +33,6 @@ state('be editable', 'Checks that a field can be typed into (enabled and not rea
 state('be in the viewport', 'Checks that an element intersects the viewport (is scrolled into view).', ['Then I expect "#footer" to be in the viewport', 'Then I expect "#footer" not to be in the viewport'], (m, o) => m.toBeInViewport(o))
 state('be empty', 'Checks that an element has no text (or a field no value).', ['Then I expect "#results" to be empty', 'Then I expect "User" not to be empty'], (m, o) => m.toBeEmpty(o))
 state('exist', 'Checks that an element is in the page (attached to the DOM), visible or not.', ['Then I expect "#dialog" to exist', 'Then I expect "#error" not to exist'], (m, o) => m.toBeAttached(o))
-
-/** Whitespace collapsed and trimmed, as Playwright compares texts. */
-const normalize = (s: string | null) => (s ?? '').replace(/\s+/g, ' ').trim()
 
 Then(
   'I expect the text of {target} {validation} {expected}',
@@ -163,9 +160,6 @@ Then(
     await eventually(this, `the property "${path}" of ${l}`, read, v, expected, { locator: String(l) })
   }),
 )
-
-/** The texts of every element a locator matches. */
-const textsOf = async (l: Locator) => (await l.allTextContents()).map(normalize)
 
 Then(
   'I expect the texts of {target} {validation} {expected}',

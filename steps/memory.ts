@@ -5,7 +5,7 @@
 import { When, Then, DataTable } from '@cucumber/cucumber'
 import { Target } from './params'
 import { step } from './step'
-import { locate } from './targets'
+import { locate, normalize, textsOf } from './targets'
 import { interpolateRows, interpolateString, remember } from './values'
 import { show, verify, type Validation } from './validation'
 
@@ -35,7 +35,7 @@ When('I remember the values:', { description: 'Remembers several values, one per
 }))
 
 When('I remember the text of {target} as {text}', { description: "Remembers an element's text (whitespace collapsed) as $name.", example: 'When I remember the text of "h1" as "heading"' }, step(async function (t: Target, name: string) {
-  remember(this, name, ((await locate(this, t).textContent()) ?? '').replace(/\s+/g, ' ').trim())
+  remember(this, name, normalize(await locate(this, t).textContent()))
 }))
 
 When('I remember the value of {target} as {text}', { description: 'Remembers the value of a field as $name.', example: 'When I remember the value of "User" as "user"' }, step(async function (t: Target, name: string) {
@@ -51,7 +51,7 @@ When('I remember the count of {target} as {text}', { description: 'Remembers how
 }))
 
 When('I remember the texts of {target} as {text}', { description: 'Remembers the texts of every element a target matches, a list, as $name ($name.0 is the first).', example: 'When I remember the texts of "li" as "items"' }, step(async function (t: Target, name: string) {
-  remember(this, name, (await locate(this, t).allTextContents()).map((s) => s.replace(/\s+/g, ' ').trim()))
+  remember(this, name, await textsOf(locate(this, t)))
 }))
 
 When('I remember the URL as {text}', { description: "Remembers the page's URL as $name.", example: 'When I remember the URL as "start"' }, step(function (name: string) {

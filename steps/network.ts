@@ -8,7 +8,7 @@ import type { Request, Route } from '@playwright/test'
 import { interpolateString, remember } from './values'
 import { fixturePath } from './scenario'
 import { step } from './step'
-import { eventually, type Validation } from './validation'
+import { eventually, sleep, type Validation } from './validation'
 import { onNewContext, stateOf, type StepWorld } from './world'
 
 async function mock(world: StepWorld, url: string, fulfill: Parameters<Route['fulfill']>[0]): Promise<void> {
@@ -85,7 +85,7 @@ When(
   { description: 'Holds requests to a URL pattern for a while before they go on (to see a spinner, a timeout).', example: 'When I delay "**/api/todos" by 2000 milliseconds' },
   step(async function (url: string, ms: number) {
     await this.context.route(url, async (route: Route) => {
-      await new Promise((resolve) => setTimeout(resolve, ms))
+      await sleep(ms)
       await route.fallback()
     })
   }),
@@ -144,7 +144,7 @@ function recorded(world: object): Request[] {
  * {a,b} either; a pattern that does not start with * or a scheme is
  * relative to baseURL.
  */
-export function globMatcher(world: StepWorld, glob: string): (url: string) => boolean {
+function globMatcher(world: StepWorld, glob: string): (url: string) => boolean {
   let g = glob
   if (!g.startsWith('*') && !/^[a-z][a-z\d+.-]*:/i.test(g) && world.baseURL) {
     const base = world.baseURL.replace(/\/$/, '')

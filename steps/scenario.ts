@@ -15,7 +15,7 @@ BeforeStep(function (this: object, arg: ITestStepHookParameter) {
 const features = new WeakMap<object, { uri: string; lines: Map<string, number>; rows: Map<string, Record<string, string>> }>()
 
 /** The feature file of the World's scenario, relative to the project ("" outside of a step). */
-export function featureURI(world: object): string {
+function featureURI(world: object): string {
   const arg = current.get(world)
   return arg ? arg.pickle.uri : ''
 }

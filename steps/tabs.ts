@@ -5,7 +5,7 @@ import { When, Then } from '@cucumber/cucumber'
 import type { Page } from '@playwright/test'
 import { step } from './step'
 import { frameStack } from './targets'
-import { assertionBudget, eventually, type Validation } from './validation'
+import { assertionBudget, eventually, sleep, type Validation } from './validation'
 import type { StepWorld } from './world'
 
 async function switchTo(world: StepWorld, page: Page): Promise<void> {
@@ -29,7 +29,7 @@ When('I switch to tab {int}', { description: 'Switches to a tab by its number (1
   const deadline = Date.now() + assertionBudget(this)
   let pages = this.context.pages()
   while (n > pages.length && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 100))
+    await sleep(100)
     pages = this.context.pages()
   }
   if (n > pages.length) throw new Error(`there is no tab ${n}: ${pages.length} tab${pages.length === 1 ? ' is' : 's are'} open`)
@@ -51,7 +51,7 @@ When(
         return
       }
       if (Date.now() > deadline) throw new Error(`no new tab was opened (${pages.length} tab${pages.length === 1 ? '' : 's'} open)`)
-      await new Promise((resolve) => setTimeout(resolve, 100))
+      await sleep(100)
     }
   }),
 )

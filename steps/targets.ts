@@ -7,6 +7,12 @@ import { Target } from './params'
 import { pageElement, pageObjectNames, type Root } from './pages'
 import { onNewContext, stateOf, type StepWorld } from './world'
 
+/** Whitespace collapsed and trimmed, as Playwright compares texts. */
+export const normalize = (s: string | null) => (s ?? '').replace(/\s+/g, ' ').trim()
+
+/** The texts of every element l matches, each normalized. */
+export const textsOf = async (l: Locator) => (await l.allTextContents()).map(normalize)
+
 const frames = new WeakMap<object, FrameLocator[]>()
 
 onNewContext((world) => {
@@ -56,7 +62,7 @@ export function locateFrame(world: StepWorld, target: Target | string): FrameLoc
 }
 
 /** Whether a target's text names a page object. */
-export function isPageObject(text: string): boolean {
+function isPageObject(text: string): boolean {
   try {
     return pageElement(text) !== undefined
   } catch {

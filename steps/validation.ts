@@ -187,7 +187,8 @@ export async function withAssertionTimeout<T>(world: object, ms: number, fn: () 
   }
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+/** Resolves after ms milliseconds. */
+export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms))
 
 /** Time kept back from the step's own timeout, so an assertion fails with its own message. */
 const stepMargin = 250

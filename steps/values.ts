@@ -10,6 +10,7 @@
 // [scripting] allowEnv lets process.env show), and among the computed values
 // $uuid, $timestamp, $now and $today.
 import { examplesRow } from './scenario'
+import { stateOf } from './world'
 import { values as configValues } from './project'
 import { randomUUID } from 'node:crypto'
 
@@ -26,12 +27,7 @@ const sources: ValueSource[] = []
 
 /** The memory of a World (created on first use). */
 export function memoryOf(world: object): Map<string, unknown> {
-  let m = memories.get(world)
-  if (!m) {
-    m = new Map()
-    memories.set(world, m)
-  }
-  return m
+  return stateOf(memories, world, () => new Map())
 }
 
 /** Stores value under name in the World's memory. */

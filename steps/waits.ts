@@ -5,9 +5,7 @@ import { runStep } from 'ferridriver'
 import { Target } from './params'
 import { step } from './step'
 import { locate, rootOf } from './targets'
-import { withAssertionTimeout } from './validation'
-
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
+import { sleep, withAssertionTimeout } from './validation'
 
 When('I wait {int} millisecond(s)', { timeout: -1, description: 'Pauses for a while (prefer waiting for what the page shows).', example: 'When I wait 500 milliseconds' }, step(async function (ms: number) {
   await sleep(ms)

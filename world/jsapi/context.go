@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"os"
-	"path/filepath"
 	"sync/atomic"
 
 	"github.com/dop251/goja"
@@ -166,15 +164,7 @@ func (r *Runtime) contextMethods() []method {
 			if p := r.path(r.opts(c.Argument(0)).s("path")); p != nil {
 				path = append(path, *p)
 			}
-			return async(r, "browserContext.storageState", func() (any, error) {
-				if len(path) == 1 {
-					// As Playwright, the file's directory is created.
-					if err := os.MkdirAll(filepath.Dir(path[0]), 0o755); err != nil {
-						return nil, err
-					}
-				}
-				return w.c.StorageState(path...)
-			}, r.jsonOf)
+			return async(r, "browserContext.storageState", func() (any, error) { return saveStorageState(w.c.StorageState, path) }, r.jsonOf)
 		}},
 		method{"grantPermissions", func(c goja.FunctionCall) goja.Value {
 			w := self(c, "browserContext.grantPermissions")

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -150,5 +151,27 @@ func TestTypeErrorsKeepPercentSigns(t *testing.T) {
 	msg, _ := e.runStep(`page.on('50%done', () => {})`, 5*time.Second)
 	if want := `page.on: event "50%done" is not supported by ferridriver`; msg != want {
 		t.Fatalf("got %q, want %q", msg, want)
+	}
+}
+
+// storageState({ path }) creates the file's directory, as Playwright does,
+// for a browser context and an API request context alike.
+func TestStorageStateCreatesTheDirectory(t *testing.T) {
+	e := newEnv(t)
+	dir := t.TempDir()
+	ctxPath := filepath.Join(dir, "context", "state.json")
+	apiPath := filepath.Join(dir, "api", "deep", "state.json")
+	e.ok(`
+		const { request } = __ferridriver_require('@playwright/test');
+		await context.storageState({ path: ` + strconv.Quote(ctxPath) + ` });
+		const api = await request.newContext();
+		await api.storageState({ path: ` + strconv.Quote(apiPath) + ` });
+		await api.dispose();
+		return true;
+	`)
+	for _, p := range []string{ctxPath, apiPath} {
+		if _, err := os.Stat(p); err != nil {
+			t.Errorf("the state file: %v", err)
+		}
 	}
 }

@@ -1,6 +1,7 @@
 package jsapi
 
 import (
+	"os"
 	"path/filepath"
 
 	"github.com/dop251/goja"
@@ -313,6 +314,18 @@ func (r *Runtime) frameLocatorMethods() []method {
 			return r.newLocator(f.frame, f.sel, f.desc+".owner()")
 		}},
 	)
+}
+
+// saveStorageState reads a context's storage state with save, writing it
+// to path when given (at most one): as Playwright, the file's directory is
+// created first.
+func saveStorageState(save func(path ...string) (*playwright.StorageState, error), path []string) (*playwright.StorageState, error) {
+	if len(path) == 1 {
+		if err := os.MkdirAll(filepath.Dir(path[0]), 0o755); err != nil {
+			return nil, err
+		}
+	}
+	return save(path...)
 }
 
 // path resolves a file path option against the project directory.

@@ -486,7 +486,7 @@ func (r *Runtime) apiRequestMethods() []method {
 			if p := r.path(r.opts(c.Argument(0)).s("path")); p != nil {
 				path = append(path, *p)
 			}
-			return async(r, "apiRequestContext.storageState", func() (any, error) { return w.c.StorageState(path...) }, r.jsonOf)
+			return async(r, "apiRequestContext.storageState", func() (any, error) { return saveStorageState(w.c.StorageState, path) }, r.jsonOf)
 		}},
 	}
 }
