@@ -83,6 +83,9 @@ func (s *sampler) sample() {
 	var tree, own, browser, rest int64
 	n := 0
 	procs := descendants(s.root)
+	for i := range procs {
+		procs[i].browser = procs[i].pid != s.root && s.isBrowser(procs[i].pid)
+	}
 	s.sampleCPU(procs)
 	for _, p := range procs {
 		pid := p.pid
@@ -95,7 +98,7 @@ func (s *sampler) sample() {
 		switch {
 		case pid == s.root:
 			own += pss
-		case s.isBrowser(pid):
+		case p.browser:
 			browser += pss
 		default:
 			rest += pss
@@ -131,8 +134,10 @@ func (s *sampler) sampleCPU(procs []proc) {
 		total[procs[i].parent] += total[procs[i].pid]
 	}
 	var browser time.Duration
-	for _, p := range procs {
-		if p.pid != s.root && s.isBrowser(p.pid) && !s.isBrowser(p.parent) {
+	isBrowser := map[int]bool{}
+	for _, p := range procs { // parents first
+		isBrowser[p.pid] = p.browser
+		if p.browser && !isBrowser[p.parent] {
 			browser += total[p.pid]
 		}
 	}
@@ -143,8 +148,12 @@ func (s *sampler) sampleCPU(procs []proc) {
 	c.Rest = max(0, c.Total-c.Own-c.Browser)
 }
 
-// proc is a process of the sampled tree.
-type proc struct{ pid, parent int }
+// proc is a process of the sampled tree; browser says whether it runs
+// Chromium (set by sample).
+type proc struct {
+	pid, parent int
+	browser     bool
+}
 
 // descendants lists root and every process below it, parents first, from
 // each thread's children file (no scan of all of /proc).
