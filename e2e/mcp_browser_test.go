@@ -423,6 +423,12 @@ func TestMCPBrowserDialogsTabsAndLogs(t *testing.T) {
 	if !strings.Contains(media, `Step: When I emulate the media type "print"`) || !strings.Contains(media, `Step: When I emulate the color scheme "dark"`) {
 		t.Errorf("emulate media:\n%s", media)
 	}
+	// Values no built-in step takes are not recorded (the export must
+	// replay), and the result says so.
+	reset := callOK(t, cs, "browser_emulate_media", map[string]any{"media": "no-override"})
+	if strings.Contains(reset, "Step:") || !strings.Contains(reset, "Not recorded: no built-in step emulates the media type no-override") {
+		t.Errorf("emulate media no-override:\n%s", reset)
+	}
 	newTab := callOK(t, cs, "browser_tabs", map[string]any{"action": "new", "url": "/todo.html"})
 	if !strings.Contains(newTab, `Step: When I open "/todo.html" in a new tab`) {
 		t.Errorf("new tab:\n%s", newTab)

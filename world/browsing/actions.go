@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -815,22 +816,33 @@ func (ss *Session) EmulateMedia(ctx context.Context, media, colorScheme, reduced
 	o := playwright.PageEmulateMediaOptions{}
 	var parts []string
 	var steps []Step
-	note := ""
+	var notes []string
+	// A step is recorded only for the values the built-in steps take
+	// (steps/emulation.ts): "no-override" has none.
 	if media != "" {
 		o.Media = (*playwright.Media)(playwright.String(media))
 		parts = append(parts, "media: "+jsString(media))
-		steps = append(steps, Step{Kind: KindAction, Text: stepText("I emulate the media type %s", media)})
+		if media == "screen" || media == "print" {
+			steps = append(steps, Step{Kind: KindAction, Text: stepText("I emulate the media type %s", media)})
+		} else {
+			notes = append(notes, "no built-in step emulates the media type "+media)
+		}
 	}
 	if colorScheme != "" {
 		o.ColorScheme = (*playwright.ColorScheme)(playwright.String(colorScheme))
 		parts = append(parts, "colorScheme: "+jsString(colorScheme))
-		steps = append(steps, Step{Kind: KindAction, Text: stepText("I emulate the color scheme %s", colorScheme)})
+		if slices.Contains([]string{"light", "dark", "no-preference"}, colorScheme) {
+			steps = append(steps, Step{Kind: KindAction, Text: stepText("I emulate the color scheme %s", colorScheme)})
+		} else {
+			notes = append(notes, "no built-in step emulates the color scheme "+colorScheme)
+		}
 	}
 	if reducedMotion != "" {
 		o.ReducedMotion = (*playwright.ReducedMotion)(playwright.String(reducedMotion))
 		parts = append(parts, "reducedMotion: "+jsString(reducedMotion))
-		note = "no built-in step emulates reduced motion"
+		notes = append(notes, "no built-in step emulates reduced motion")
 	}
+	note := strings.Join(notes, "; ")
 	return ss.perform(ctx, op{mode: SnapNone, steps: steps, note: note,
 		code: "await page.emulateMedia({ " + strings.Join(parts, ", ") + " });",
 		do:   func() error { return t.page.EmulateMedia(o) }})
