@@ -519,6 +519,20 @@ Then('the heading is {string}', async function (heading: string) {
 	if got := callOK(t, cs, "browser_snapshot", nil); !strings.Contains(got, "Welcome, demo!") {
 		t.Errorf("after run_bdd the page is the agent's:\n%s", got)
 	}
+
+	// A page-object file written while the server runs is used by the next
+	// run_bdd: the built-in library is loaded for each run.
+	testenv.WriteFiles(t, dir, map[string]string{"pages/welcome.yaml": "Greeting: h1\n"})
+	pageRun, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "run_bdd", Arguments: map[string]any{"gherkin": `Feature: Page objects
+  Scenario: A page object written after the server started
+    Then I expect the text of "Greeting" to equal "Welcome, demo!"
+`}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pageRun.IsError {
+		t.Errorf("run_bdd with a new page object:\n%s", resultText(pageRun, 0))
+	}
 }
 
 func readFile(t *testing.T, path string) string {

@@ -13,6 +13,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/ferridriver/ferridriver/jsbridge"
 	"github.com/ferridriver/ferridriver/messages"
 	"github.com/ferridriver/ferridriver/runner"
 	"github.com/ferridriver/ferridriver/world"
@@ -168,11 +169,18 @@ func (s *Server) addRunBDDTool() {
 		if _, err := ss.Live(ctx); err != nil {
 			return nil, err
 		}
+		var lib *jsbridge.Library
+		if s.opts.Library != nil {
+			var err error
+			if lib, err = s.opts.Library(); err != nil {
+				return nil, err
+			}
+		}
 		env := browserenv.NewLive(s.browser.svc.Launcher(), func() (*world.Session, error) { return ss.Live(ctx) }, browserenv.Options{})
 		var log strings.Builder
 		lw := &limitWriter{w: &log, n: 64 << 10}
 		opts := runner.Options{
-			Dir: s.opts.Dir, Paths: paths, Steps: s.opts.Steps, Library: s.opts.Library, Extensions: s.opts.Extensions, Alias: s.opts.Alias,
+			Dir: s.opts.Dir, Paths: paths, Steps: s.opts.Steps, Library: lib, Extensions: s.opts.Extensions, Alias: s.opts.Alias,
 			Env: s.opts.Env, ScriptCommands: s.opts.ScriptCommands, Strict: true,
 			Stdout: lw, Stderr: lw, Environment: env,
 		}

@@ -78,8 +78,9 @@ type Options struct {
 	Browsing *browsing.Service
 	// Steps are the project's step-file globs ([test] steps), for run_bdd.
 	Steps []string
-	// Library is the built-in step library for run_bdd (nil: none).
-	Library *jsbridge.Library
+	// Library loads the built-in step library for each run_bdd, so that a
+	// run sees the page-object files as they are then (nil: none).
+	Library func() (*jsbridge.Library, error)
 }
 
 // Server is an MCP server for one project. It serves one session (the

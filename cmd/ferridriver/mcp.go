@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/ferridriver/ferridriver/jsbridge"
 	"github.com/ferridriver/ferridriver/mcp"
 	"github.com/ferridriver/ferridriver/world/browsing"
 )
@@ -69,10 +70,6 @@ the client disconnects: persistent processes started by tools are killed.`,
 			// The session's browser: launched when a tool or script first
 			// touches page/context, closed when the server stops. The
 			// browser tools share its Chromium.
-			lib, err := builtinSteps(p.cfg)
-			if err != nil {
-				return &ExitError{Code: exitUsage, Err: err}
-			}
 			browser, err := newScriptBrowser(p.cfg)
 			if err != nil {
 				return &ExitError{Code: exitUsage, Err: err}
@@ -85,7 +82,7 @@ the client disconnects: persistent processes started by tools are killed.`,
 				ScriptCommands: p.scriptCommands, Timeout: t, NoRunScript: noRunScript, Watch: !noWatch,
 				MemoryLimit: memoryLimitBytes(memoryLimit),
 				Log:         cmd.ErrOrStderr(), Version: version, Browsing: svc, Steps: p.cfg.Test.Steps,
-				Library: lib,
+				Library: func() (*jsbridge.Library, error) { return builtinSteps(p.cfg) },
 			})
 			if err != nil {
 				return &ExitError{Code: exitUsage, Err: err}
