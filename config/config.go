@@ -482,50 +482,47 @@ func restoreCase(cfg *Config, raw map[string]any) {
 		t, ok := m[key].(map[string]any)
 		return t, ok
 	}
-	if test, ok := table(raw, "test"); ok {
-		if wp, ok := table(test, "worldParameters"); ok {
-			cfg.Test.WorldParameters = wp
+	// restored is the file's table section.key, unless the environment
+	// sets it (FERRIDRIVER_<SECTION>_<KEY> wins over the file).
+	restored := func(section, key string) (map[string]any, bool) {
+		if _, set := os.LookupEnv("FERRIDRIVER_" + strings.ToUpper(section+"_"+key)); set {
+			return nil, false
 		}
-		if fo, ok := table(test, "formatOptions"); ok {
-			cfg.Test.FormatOptions = fo
+		if s, ok := table(raw, section); ok {
+			return table(s, key)
 		}
+		return nil, false
 	}
-	if b, ok := table(raw, "bundler"); ok {
-		if alias, ok := table(b, "alias"); ok {
-			cfg.Bundler.Alias = map[string]string{}
-			for k, v := range alias {
-				cfg.Bundler.Alias[k] = fmt.Sprint(v)
-			}
+	stringMap := func(m map[string]any) map[string]string {
+		out := make(map[string]string, len(m))
+		for k, v := range m {
+			out[k] = fmt.Sprint(v)
 		}
+		return out
 	}
-	if b, ok := table(raw, "browser"); ok {
-		// Unless the environment gives them (it wins over the file).
-		_, fromEnv := os.LookupEnv("FERRIDRIVER_BROWSER_CONNECTHEADERS")
-		if h, ok := table(b, "connectHeaders"); ok && !fromEnv {
-			cfg.Browser.ConnectHeaders = map[string]string{}
-			for k, v := range h {
-				cfg.Browser.ConnectHeaders[k] = fmt.Sprint(v)
-			}
-		}
+	if wp, ok := restored("test", "worldParameters"); ok {
+		cfg.Test.WorldParameters = wp
 	}
-	if st, ok := table(raw, "steps"); ok {
-		if values, ok := table(st, "values"); ok {
-			cfg.Steps.Values = values
-		}
+	if fo, ok := restored("test", "formatOptions"); ok {
+		cfg.Test.FormatOptions = fo
 	}
-	if s, ok := table(raw, "scripting"); ok {
-		if allow, ok := table(s, "allow"); ok {
-			cfg.Scripting.Allow = allow
-		}
+	if alias, ok := restored("bundler", "alias"); ok {
+		cfg.Bundler.Alias = stringMap(alias)
+	}
+	if h, ok := restored("browser", "connectHeaders"); ok {
+		cfg.Browser.ConnectHeaders = stringMap(h)
+	}
+	if values, ok := restored("steps", "values"); ok {
+		cfg.Steps.Values = values
+	}
+	if allow, ok := restored("scripting", "allow"); ok {
+		cfg.Scripting.Allow = allow
 	}
 	if ws, ok := raw["webServer"].([]any); ok {
 		for i, item := range ws {
 			if m, ok := item.(map[string]any); ok && i < len(cfg.WebServer) {
 				if env, ok := table(m, "env"); ok {
-					cfg.WebServer[i].Env = map[string]string{}
-					for k, v := range env {
-						cfg.WebServer[i].Env[k] = fmt.Sprint(v)
-					}
+					cfg.WebServer[i].Env = stringMap(env)
 				}
 			}
 		}

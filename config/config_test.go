@@ -1,6 +1,7 @@
 package config
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -166,6 +167,45 @@ func TestConnectHeaders(t *testing.T) {
 			_, err := Load(dir, "")
 			if err == nil || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), secret) {
 				t.Fatalf("error %v, want it to contain %q and not the secret", err, tc.want)
+			}
+		})
+	}
+}
+
+// The environment's JSON object wins over the file's table for every
+// table it can set; without it the file's keys keep their case.
+func TestEnvironmentTablesWinOverTheFile(t *testing.T) {
+	dir := write(t, "ferridriver.toml", "[test]\nworldParameters = { Role = \"file\" }\n\n[steps.values]\nUser = \"file\"\n")
+	for _, tc := range []struct {
+		env  string
+		json string
+		got  func(*Config) map[string]any
+	}{
+		{"FERRIDRIVER_TEST_WORLDPARAMETERS", `{"Role":"env"}`, func(c *Config) map[string]any { return c.Test.WorldParameters }},
+		{"FERRIDRIVER_STEPS_VALUES", `{"User":"env"}`, func(c *Config) map[string]any { return c.Steps.Values }},
+	} {
+		t.Run(tc.env, func(t *testing.T) {
+			cfg, err := Load(dir, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			var file map[string]any
+			if err := json.Unmarshal([]byte(strings.ReplaceAll(tc.json, "env", "file")), &file); err != nil {
+				t.Fatal(err)
+			}
+			if got := tc.got(cfg); !reflect.DeepEqual(got, file) {
+				t.Errorf("without the environment: %v, want %v", got, file)
+			}
+			t.Setenv(tc.env, tc.json)
+			if cfg, err = Load(dir, ""); err != nil {
+				t.Fatal(err)
+			}
+			var want map[string]any
+			if err := json.Unmarshal([]byte(tc.json), &want); err != nil {
+				t.Fatal(err)
+			}
+			if got := tc.got(cfg); !reflect.DeepEqual(got, want) {
+				t.Errorf("with %s: %v, want %v", tc.env, got, want)
 			}
 		})
 	}
