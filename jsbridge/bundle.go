@@ -4,7 +4,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -57,14 +56,19 @@ type BundleOptions struct {
 	// Cache keeps esbuild's output between runs; nil for none.
 	Cache *Cache
 	// LeftOut is the import specifier of a library this bundle leaves out
-	// (Library.Module, with Library nil): code importing it fails the
-	// build with ErrLibraryImported, as it needs the library.
+	// (Library.Module, with Library nil): an import of it resolves to an
+	// empty module, and Bundle.ImportsLeftOut then says the code needs the
+	// library. The bundle is cached as any other.
 	LeftOut string
 }
 
-// ErrLibraryImported is the error of a build whose code imports the
-// library BundleOptions.LeftOut names.
-var ErrLibraryImported = errors.New("the code imports the library left out of the bundle")
+// leftOutMarker names the property of the module that stands for a
+// left-out library; its presence in a bundle's code is the sign.
+const leftOutMarker = "__ferridriverLeftOutLibrary"
+
+// ImportsLeftOut says whether the bundle's code imports the library its
+// BundleOptions.LeftOut left out.
+func (b *Bundle) ImportsLeftOut() bool { return strings.Contains(b.Code, leftOutMarker) }
 
 // Library is a set of JS/TS sources held in memory: the built-in step
 // library. Its files import builtin modules and each other (relative
@@ -185,7 +189,6 @@ func bundle(opts BundleOptions, dir string, entries []string) (code, smap []byte
 	}
 	esbuildRuns.Add(1)
 	reads := &readSums{sums: map[string]string{}}
-	var leftOutImported atomic.Bool
 	res := api.Build(api.BuildOptions{
 		Stdin: &api.StdinOptions{
 			Contents:   entry.String(),
@@ -209,12 +212,9 @@ func bundle(opts BundleOptions, dir string, entries []string) (code, smap []byte
 		LogLevel:       api.LogLevelSilent,
 		Charset:        api.CharsetUTF8,
 		KeepNames:      true,
-		Plugins:        []api.Plugin{builtinPlugin(dir, opts.Alias, opts.Library, opts.LeftOut, &leftOutImported, reads)},
+		Plugins:        []api.Plugin{builtinPlugin(dir, opts.Alias, opts.Library, opts.LeftOut, reads)},
 		AbsWorkingDir:  dir,
 	})
-	if leftOutImported.Load() {
-		return nil, nil, "", nil, fmt.Errorf("%w (%s)", ErrLibraryImported, opts.LeftOut)
-	}
 	if len(res.Errors) > 0 {
 		return nil, nil, "", nil, &BundleError{Messages: formatMessages(res.Errors, dir)}
 	}
@@ -348,18 +348,22 @@ var metaRE = regexp.MustCompile(`\bimport\.meta\.(dirname|filename|url)\b`)
 // them "namespace:path" in the source map, which gives LibraryScheme.
 const libraryNamespace = "ferridriver"
 
+// leftOutNamespace is esbuild's namespace of the module that stands for a
+// left-out library.
+const leftOutNamespace = "ferridriver-left-out"
+
 // builtinPlugin resolves builtin modules, aliases and the library's files,
 // and gives each file its own import.meta.dirname / __dirname, which one
-// bundle otherwise loses. An import of leftOut sets leftOutImported.
-func builtinPlugin(dir string, alias map[string]string, lib *Library, leftOut string, leftOutImported *atomic.Bool, reads *readSums) api.Plugin {
+// bundle otherwise loses. An import of leftOut resolves to a module that
+// only holds leftOutMarker (CommonJS, so any named import of it bundles).
+func builtinPlugin(dir string, alias map[string]string, lib *Library, leftOut string, reads *readSums) api.Plugin {
 	return api.Plugin{
 		Name: "ferridriver",
 		Setup: func(build api.PluginBuild) {
 			build.OnResolve(api.OnResolveOptions{Filter: ".*"}, func(args api.OnResolveArgs) (api.OnResolveResult, error) {
 				spec := args.Path
 				if leftOut != "" && spec == leftOut {
-					leftOutImported.Store(true)
-					return api.OnResolveResult{}, ErrLibraryImported
+					return api.OnResolveResult{Path: leftOut, Namespace: leftOutNamespace}, nil
 				}
 				if lib != nil {
 					if p, ok := strings.CutPrefix(spec, LibraryScheme); ok {
@@ -405,6 +409,10 @@ func builtinPlugin(dir string, alias map[string]string, lib *Library, leftOut st
 					return api.OnLoadResult{Contents: &contents, Loader: api.LoaderJS}, nil
 				})
 			}
+			build.OnLoad(api.OnLoadOptions{Filter: ".*", Namespace: leftOutNamespace}, func(api.OnLoadArgs) (api.OnLoadResult, error) {
+				contents := "module.exports = { " + leftOutMarker + ": true };"
+				return api.OnLoadResult{Contents: &contents, Loader: api.LoaderJS}, nil
+			})
 			if lib != nil {
 				build.OnLoad(api.OnLoadOptions{Filter: ".*", Namespace: libraryNamespace}, func(args api.OnLoadArgs) (api.OnLoadResult, error) {
 					rel := strings.TrimPrefix(args.Path, lib.Name+"/")

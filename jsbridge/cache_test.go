@@ -221,3 +221,42 @@ func TestBundleRemembersPolyfills(t *testing.T) {
 		t.Errorf("remembered %q", got)
 	}
 }
+
+// A bundle that leaves out a library its code imports builds, says so
+// (ImportsLeftOut), and is cached like any other; a bundle that does not
+// leave it out is another entry.
+func TestLeftOutLibraryBundleIsCached(t *testing.T) {
+	dir := t.TempDir()
+	testenv.WriteFiles(t, dir, map[string]string{
+		"steps/a.ts": "import { shade } from 'lib/steps'\nexport const f = () => shade('x')\n",
+		"steps/b.ts": "console.log('b')\n",
+	})
+	settle(t, dir)
+	cache, err := OpenCache(filepath.Join(t.TempDir(), "bundles"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		entry   string
+		imports bool
+	}{{"steps/a.ts", true}, {"steps/b.ts", false}} {
+		opts := BundleOptions{Dir: dir, Entries: []string{filepath.Join(dir, tc.entry)}, Cache: cache, LeftOut: "lib/steps"}
+		for run, built := range []bool{true, false} {
+			before := esbuildRuns.Load()
+			b, err := Build(opts)
+			if err != nil {
+				t.Fatalf("%s, run %d: %v", tc.entry, run+1, err)
+			}
+			if b.ImportsLeftOut() != tc.imports {
+				t.Errorf("%s, run %d: ImportsLeftOut %v, want %v", tc.entry, run+1, b.ImportsLeftOut(), tc.imports)
+			}
+			if ran := esbuildRuns.Load() > before; ran != built {
+				t.Errorf("%s, run %d: esbuild ran: %v, want %v", tc.entry, run+1, ran, built)
+			}
+		}
+	}
+	// Without LeftOut the import is not resolved: not the cached entry.
+	if _, err := Build(BundleOptions{Dir: dir, Entries: []string{filepath.Join(dir, "steps/a.ts")}, Cache: cache}); err == nil {
+		t.Error("the bundle without LeftOut came from the LeftOut entry")
+	}
+}

@@ -45,11 +45,15 @@ func libraryIndex(opts Options) *jsbridge.LibraryIndex {
 // libraryNeeded says whether a run of the selected pickles, with the
 // project's bundle b, could use the library of index x: a step text that
 // one of the library's steps matches (whether or not a project step wins:
-// matching does not depend on the project), or project code that could use
-// a library parameter type (a Cucumber Expression naming it, a regular
-// expression group with its source) or run a step by its text. A dry run
-// runs no step.
+// matching does not depend on the project), or project code that imports
+// the library's module, could use a library parameter type (a Cucumber
+// Expression naming it, a regular expression group with its source) or run
+// a step by its text. A dry run runs no step, but code importing the
+// library needs it to load.
 func libraryNeeded(x *jsbridge.LibraryIndex, b *jsbridge.Bundle, pickles []selectedPickle, dryRun bool) (bool, error) {
+	if b.ImportsLeftOut() {
+		return true, nil
+	}
 	if dryRun {
 		return false, nil
 	}

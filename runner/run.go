@@ -137,11 +137,6 @@ func Prepare(opts Options) (*Run, error) {
 	var projectBundle *jsbridge.Bundle
 	if stubs != nil {
 		projectBundle, err = bundleWithout(opts)
-		if errors.Is(err, jsbridge.ErrLibraryImported) {
-			// Code that imports the library's module (ferridriver/steps)
-			// uses the library.
-			stubs, err = nil, nil
-		}
 	}
 	if err == nil && stubs == nil {
 		var b *jsbridge.Bundle
@@ -332,7 +327,7 @@ func bundle(opts Options) (*jsbridge.Bundle, error) {
 }
 
 // bundleWithout bundles the step files and the extensions without the
-// library of opts: jsbridge.ErrLibraryImported when they import it.
+// library of opts (Bundle.ImportsLeftOut says when they import it).
 func bundleWithout(opts Options) (*jsbridge.Bundle, error) {
 	return buildBundle(opts, jsbridge.BundleOptions{LeftOut: opts.Library.Module})
 }
