@@ -323,3 +323,20 @@ func TestBuiltinStepFailures(t *testing.T) {
 		}
 	}
 }
+
+// A broken page-object file stops a run with its file and line (usage
+// error, exit 2), but --print-config still shows the configuration.
+func TestBrokenPageObjectFile(t *testing.T) {
+	dir := t.TempDir()
+	testenv.WriteFiles(t, dir, map[string]string{
+		"features/a.feature": "Feature: a\n  Scenario: s\n    Given I open \"/login\"\n",
+		"pages/login.yaml":   "Heading: h1\nUser: getByRole('button'\n",
+	})
+	res := ferridriver(t, dir, "bdd", "--dry-run")
+	if res.code != 2 || !strings.Contains(res.stderr, "pages/login.yaml:2") {
+		t.Errorf("bdd: exit %d, want 2 and the file's line\n%s%s", res.code, res.stdout, res.stderr)
+	}
+	if res = ferridriver(t, dir, "bdd", "--print-config"); res.code != 0 || !strings.Contains(res.stdout, "[test]") {
+		t.Errorf("bdd --print-config: exit %d, want 0 and the configuration\n%s%s", res.code, res.stdout, res.stderr)
+	}
+}

@@ -28,29 +28,6 @@ var files embed.FS
 // Module is the import specifier of the library's API for project code.
 const Module = "ferridriver/steps"
 
-// Project is what the library knows of the project: the [steps] section.
-type Project struct {
-	// Values are looked up by `$name` when the scenario has not
-	// remembered name ([steps.values]).
-	Values map[string]any
-	// Pages are the page-object files.
-	Pages []pages.Page
-}
-
-// LoadProject reads the page-object files that patterns match (globs
-// relative to dir; nil means pages.DefaultPatterns) and returns them with
-// values. Errors name the file and the line.
-func LoadProject(dir string, patterns []string, values map[string]any) (*Project, error) {
-	if patterns == nil {
-		patterns = pages.DefaultPatterns
-	}
-	ps, err := pages.Load(dir, patterns)
-	if err != nil {
-		return nil, err
-	}
-	return &Project{Values: values, Pages: ps}, nil
-}
-
 // Library returns the library for jsbridge.BundleOptions, with no project
 // data. Its files are "ferridriver:steps/<file>.ts" in stack traces and
 // source references.
@@ -58,17 +35,22 @@ func Library() *jsbridge.Library {
 	return &jsbridge.Library{Name: "steps", FS: files, Entries: []string{"index.ts"}, Module: Module}
 }
 
-// ForProject returns the library with p's data compiled in (nil: none).
-func ForProject(p *Project) (*jsbridge.Library, error) {
-	lib := Library()
-	if p == nil {
-		return lib, nil
+// ForProject returns the library with the project's [steps] data
+// compiled in: values, looked up by `$name` when the scenario has not
+// remembered name ([steps.values]), and the page-object files that
+// patterns match (globs relative to dir; nil means pages.DefaultPatterns).
+// Errors name the file and the line.
+func ForProject(dir string, patterns []string, values map[string]any) (*jsbridge.Library, error) {
+	if patterns == nil {
+		patterns = pages.DefaultPatterns
 	}
-	values := p.Values
+	ps, err := pages.Load(dir, patterns)
+	if err != nil {
+		return nil, err
+	}
 	if values == nil {
 		values = map[string]any{}
 	}
-	ps := p.Pages
 	if ps == nil {
 		ps = []pages.Page{}
 	}
@@ -80,6 +62,7 @@ func ForProject(p *Project) (*jsbridge.Library, error) {
 	if err != nil {
 		return nil, err
 	}
+	lib := Library()
 	lib.Files = map[string]string{"project.ts": fmt.Sprintf(
 		"// Generated from the project's [steps] configuration.\nimport type { PageFile } from './pages'\nexport const values: Record<string, unknown> = %s\nexport const pageFiles: PageFile[] = %s\n", v, pj)}
 	return lib, nil

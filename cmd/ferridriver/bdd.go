@@ -118,6 +118,11 @@ func runBDD(cmd *cobra.Command, args []string, f *bddFlags) error {
 	if f.printConfig {
 		return printConfig(cmd.OutOrStdout(), cmd, cfg, opts, formatSpecs, formatOptions)
 	}
+	// After --print-config, which shows the configuration even when a
+	// page-object file is broken.
+	if opts.Library, err = builtinSteps(cfg); err != nil {
+		return &ExitError{Code: exitUsage, Err: err}
+	}
 	if cc := cfg.Cucumber; cc != nil {
 		for _, note := range cc.Notes {
 			fmt.Fprintf(cmd.ErrOrStderr(), "ferridriver: %s: %s\n", cc.File, note)
@@ -248,26 +253,17 @@ func builtinSteps(cfg *config.Config) (*jsbridge.Library, error) {
 	if !cfg.Test.BuiltinStepsOrDefault() {
 		return nil, nil
 	}
-	p, err := steps.LoadProject(cfg.Dir, cfg.Steps.Pages, cfg.Steps.Values)
-	if err != nil {
-		return nil, err
-	}
-	return steps.ForProject(p)
+	return steps.ForProject(cfg.Dir, cfg.Steps.Pages, cfg.Steps.Values)
 }
 
 // bddOptions merges the configuration and the flags (flags win).
 func bddOptions(cmd *cobra.Command, args []string, f *bddFlags, cfg *config.Config) (runner.Options, []formatters.Spec, map[string]any, error) {
 	t := cfg.Test
 	changed := cmd.Flags().Changed
-	lib, err := builtinSteps(cfg)
-	if err != nil {
-		return runner.Options{}, nil, nil, err
-	}
 	opts := runner.Options{
 		Dir:             cfg.Dir,
 		Paths:           t.Features,
 		Steps:           t.Steps,
-		Library:         lib,
 		Extensions:      cfg.Extensions,
 		Alias:           cfg.Bundler.Alias,
 		Tags:            t.Tags,
