@@ -2,7 +2,7 @@
 import { When, Then, DataTable } from '@cucumber/cucumber'
 import { interpolateRows, remember } from './values'
 import { step } from './step'
-import { eventually, type Validation } from './validation'
+import { eventually, parseValidation, type Validation } from './validation'
 import type { StepWorld } from './world'
 
 /** The URL cookies are set for: the page's, else [browser] baseURL. */
@@ -49,8 +49,7 @@ Then(
 )
 
 Then('I expect the cookie {text} {to} exist', { description: "Checks that the page's site has a cookie, or with \"not to\", that it has none of that name.", example: ['Then I expect the cookie "demo_session" to exist', 'Then I expect the cookie "demo_session" not to exist'] }, step(async function (name: string, negate: boolean) {
-  const v: Validation = { negate: !negate, op: 'equal', text: negate ? 'to equal' : 'not to equal' }
-  await eventually(this, `the cookie "${name}"`, () => cookieValue(this, name), v, null)
+  await eventually(this, `the cookie "${name}"`, () => cookieValue(this, name), parseValidation(negate ? 'to equal' : 'not to equal'), null)
 }))
 
 When('I remember the cookie {text} as {text}', { description: 'Remembers the value of a cookie as $name.', example: 'When I remember the cookie "demo_session" as "session"' }, step(async function (name: string, as: string) {

@@ -8,7 +8,7 @@ import type { Request, Route } from '@playwright/test'
 import { interpolateString, remember } from './values'
 import { fixturePath } from './scenario'
 import { step } from './step'
-import { eventually, sleep, type Validation } from './validation'
+import { eventually, parseValidation, sleep, type Validation } from './validation'
 import { onNewContext, stateOf, type StepWorld } from './world'
 
 async function mock(world: StepWorld, url: string, fulfill: Parameters<Route['fulfill']>[0]): Promise<void> {
@@ -175,17 +175,23 @@ function globMatcher(world: StepWorld, glob: string): (url: string) => boolean {
   return (url) => r.test(url)
 }
 
-function matching(world: StepWorld, url: string): Request[] {
+/**
+ * What the request steps read: the recorded requests to a URL pattern (the
+ * matcher built once, not at every retry) and how the failures name them.
+ */
+function requestsTo(world: StepWorld, url: string): { subject: string; matching: () => Request[] } {
   const m = globMatcher(world, url)
-  return recorded(world).filter((r) => m(r.url()))
+  return { subject: `the number of requests to ${JSON.stringify(url)}`, matching: () => recorded(world).filter((r) => m(r.url())) }
 }
+
+const madeAtLeastOnce = parseValidation('to be greater than')
 
 Then(
   'I expect a request to {text} {to} have been made',
   { description: 'Checks that the page requested a URL pattern (waiting for it), or with "not to", that it did not.', example: ['Then I expect a request to "**/api/todos" to have been made', 'Then I expect a request to "**/analytics/**" not to have been made'] },
   step(async function (url: string, negate: boolean) {
-    const v: Validation = { negate, op: 'be greater than', text: negate ? 'not to be greater than' : 'to be greater than' }
-    await eventually(this, `the number of requests to ${JSON.stringify(url)}`, async () => matching(this, url).length, v, 0)
+    const { subject, matching } = requestsTo(this, url)
+    await eventually(this, subject, async () => matching().length, negate ? parseValidation('not to be greater than') : madeAtLeastOnce, 0)
   }),
 )
 
@@ -193,7 +199,8 @@ Then(
   'I expect the number of requests to {text} {validation} {expected}',
   { description: 'Checks how many requests the page made to a URL pattern.', example: ['Then I expect the number of requests to "**/api/todos" to equal 1', 'Then I expect the number of requests to "**/api/*" to be at most 3'] },
   step(async function (url: string, v: Validation, expected: unknown) {
-    await eventually(this, `the number of requests to ${JSON.stringify(url)}`, async () => matching(this, url).length, v, expected)
+    const { subject, matching } = requestsTo(this, url)
+    await eventually(this, subject, async () => matching().length, v, expected)
   }),
 )
 
@@ -205,12 +212,12 @@ When(
   },
   step(async function (url: string, name: string) {
     let found: Request | undefined
-    const v: Validation = { negate: false, op: 'be greater than', text: 'to be greater than' }
-    await eventually(this, `the number of requests to ${JSON.stringify(url)}`, async () => {
-      const all = matching(this, url)
+    const { subject, matching } = requestsTo(this, url)
+    await eventually(this, subject, async () => {
+      const all = matching()
       found = all[all.length - 1]
       return all.length
-    }, v, 0)
+    }, madeAtLeastOnce, 0)
     const r = found!
     let body: unknown = r.postData()
     let parsed: unknown = null
