@@ -18,18 +18,17 @@ interface DialogState {
   otherwise: Answer
   /** The dialogs seen, oldest first. */
   seen: Array<{ type: string; message: string }>
-  listening: boolean
 }
 
 const states = new WeakMap<object, DialogState>()
 
+/** The World's dialog state: made, with its context's listener, on first use. */
 function dialogs(world: StepWorld): DialogState {
-  const st = stateOf(states, world, () => ({ next: [], otherwise: { accept: false }, seen: [], listening: false }))
-  if (!st.listening) {
-    st.listening = true
+  return stateOf(states, world, () => {
+    const st: DialogState = { next: [], otherwise: { accept: false }, seen: [] }
     listen(world, st)
-  }
-  return st
+    return st
+  })
 }
 
 function listen(world: StepWorld, st: DialogState): void {
@@ -43,7 +42,7 @@ function listen(world: StepWorld, st: DialogState): void {
 
 onNewContext((world) => {
   const st = states.get(world)
-  if (st && st.listening) listen(world, st)
+  if (st) listen(world, st)
 })
 
 When('I accept the next dialog', { description: 'Accepts the next alert, confirm or prompt (arm it before the action that opens it).', example: 'When I accept the next dialog' }, step(async function () {

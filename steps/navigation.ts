@@ -1,8 +1,8 @@
 // Navigation: opening pages, history, and the page's URL and title.
 import { Given, When, Then } from '@cucumber/cucumber'
 import './params'
-import { step, expectOf, within } from './step'
-import { eventually, toRegExp, type Validation } from './validation'
+import { assertProperty, step } from './step'
+import { eventually, type Validation } from './validation'
 import type { StepWorld } from './world'
 
 Given(
@@ -34,26 +34,6 @@ When('I reload the page', { description: 'Reloads the current page.', example: '
   await this.page.reload()
 }))
 
-/** A page-level string (URL, title) checked with a validation. */
-async function assertPageString(
-  world: StepWorld,
-  subject: string,
-  read: () => Promise<string> | string,
-  v: Validation,
-  expected: unknown,
-  native?: (m: any, e: string | RegExp, o: { timeout: number }) => Promise<void>,
-): Promise<void> {
-  if (native && (v.op === 'equal' || v.op === 'match')) {
-    try {
-      await native(expectOf(world, world.page, v.negate), v.op === 'match' ? toRegExp(expected) : String(expected), within(world))
-      return
-    } catch (e) {
-      if (!(e instanceof TypeError)) throw e // a pattern Playwright cannot take is checked below
-    }
-  }
-  await eventually(world, subject, async () => read(), v, expected)
-}
-
 Then(
   'I expect the URL {validation} {expected}',
   {
@@ -61,7 +41,7 @@ Then(
     example: ['Then I expect the URL to equal "/welcome"', 'Then I expect the URL to contain "/welcome"', 'Then I expect the URL not to match "/login$"'],
   },
   step(async function (v: Validation, expected: unknown) {
-    await assertPageString(this, 'the URL', () => this.page.url(), v, expected, (m, e, o) => m.toHaveURL(e, o))
+    await assertProperty(this, this.page, 'the URL', v, expected, { native: (m, e, o) => m.toHaveURL(e, o), read: async () => this.page.url() })
   }),
 )
 
@@ -85,6 +65,6 @@ Then(
   'I expect the title {validation} {expected}',
   { description: "Checks the page's title, retrying until it holds.", example: ['Then I expect the title to equal "Log in · Demo app"', 'Then I expect the title to contain "Demo"'] },
   step(async function (v: Validation, expected: unknown) {
-    await assertPageString(this, 'the title', () => this.page.title(), v, expected, (m, e, o) => m.toHaveTitle(e, o))
+    await assertProperty(this, this.page, 'the title', v, expected, { native: (m, e, o) => m.toHaveTitle(e, o), read: () => this.page.title() })
   }),
 )

@@ -2,7 +2,7 @@
 // point at the feature's line (not the library's), with a hint when a
 // target was not found, and the web-first assertion helpers.
 import { expect } from '@playwright/test'
-import type { Locator } from '@playwright/test'
+import type { Locator, Page } from '@playwright/test'
 import { Target } from './params'
 import { relocate } from './scenario'
 import { targetHint } from './targets'
@@ -52,14 +52,15 @@ const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')
 export type NativeMatcher = (m: any, expected: string | RegExp, options: { timeout: number }) => Promise<void>
 
 /**
- * A web-first assertion of a locator's property with a {validation}:
- * Playwright's own matcher when it has one for the comparison (equal,
- * match; contain, start with and end with as a pattern unless contain has
- * its own), else reading the property again until it holds (eventually).
+ * A web-first assertion of a property of a locator, or of the page (its
+ * URL, its title), with a {validation}: Playwright's own matcher when it
+ * has one for the comparison (equal, match; contain, start with and end
+ * with as a pattern unless contain has its own), else reading the property
+ * again until it holds (eventually).
  */
 export async function assertProperty(
   world: StepWorld,
-  locator: Locator,
+  locator: Locator | Page,
   what: string,
   v: Validation,
   expected: unknown,
@@ -94,6 +95,10 @@ export async function assertProperty(
       // A pattern Playwright cannot take (lookaround...) is checked here.
       if (!(e instanceof TypeError && how.read)) throw e
     }
+  }
+  if (locator === world.page) {
+    await eventually(world, what, how.read!, v, expected)
+    return
   }
   if (!how.read) throw new Error(`${what} of ${locator} cannot be checked with "${v.text}"`)
   await eventually(world, `${what} of ${locator}`, how.read, v, expected, { locator: String(locator) })
