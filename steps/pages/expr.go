@@ -109,10 +109,6 @@ func (e *SyntaxError) Error() string { return fmt.Sprintf("column %d: %s", e.Col
 // ParseExpression parses a locator expression into its calls.
 func ParseExpression(src string) ([]Call, error) {
 	p := &parser{src: src}
-	p.skipSpace()
-	if strings.HasPrefix(p.src[p.pos:], "page.") {
-		p.pos += len("page.")
-	}
 	chain, err := p.chain()
 	if err != nil {
 		return nil, err
@@ -172,9 +168,13 @@ func (p *parser) unexpected(want string) error {
 	return p.errorf("expected %s, found %q", want, p.src[p.pos])
 }
 
-// chain parses call ('.' call)*.
+// chain parses ['page.'] call ('.' call)*.
 func (p *parser) chain() ([]Call, error) {
 	var out []Call
+	p.skipSpace()
+	if strings.HasPrefix(p.src[p.pos:], "page.") { // the same expression
+		p.pos += len("page.")
+	}
 	for {
 		p.skipSpace()
 		at := p.pos
@@ -318,9 +318,6 @@ func (p *parser) value(want argKind, options map[string]argKind) (any, error) {
 	p.pos = at
 	if want&kLocator == 0 {
 		return nil, p.errorf("expected a literal value, found %q", word)
-	}
-	if strings.HasPrefix(p.src[p.pos:], "page.") {
-		p.pos += len("page.")
 	}
 	chain, err := p.chain()
 	if err != nil {
