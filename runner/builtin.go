@@ -6,9 +6,7 @@ import "github.com/ferridriver/ferridriver/jsbridge"
 // (opts.Library) alone: the project's step files and extensions are not
 // read. A nil opts.Library loads nothing.
 func LoadBuiltinSteps(opts Options) (*Library, error) {
-	return loadStepsWith(opts, func(o Options) (*jsbridge.Bundle, error) {
-		return jsbridge.Build(jsbridge.BundleOptions{Dir: o.Dir, Alias: o.Alias, Library: o.Library})
-	})
+	return loadStepsWith(opts, func(o Options) (*jsbridge.Bundle, error) { return bundle(o, nil, true) })
 }
 
 // MatchText returns the step definitions that match a step's text as

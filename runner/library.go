@@ -27,7 +27,13 @@ type Library struct {
 // ScriptCommands, WorldParameters, Stdout and Stderr. Errors are the
 // user's input problems, with file:line:column where there is one.
 func LoadLibrary(opts Options) (*Library, error) {
-	return loadStepsWith(opts, bundle)
+	return loadStepsWith(opts, func(o Options) (*jsbridge.Bundle, error) {
+		entries, err := projectEntries(o)
+		if err != nil {
+			return nil, err
+		}
+		return bundle(o, entries, true)
+	})
 }
 
 func loadStepsWith(opts Options, build func(Options) (*jsbridge.Bundle, error)) (*Library, error) {

@@ -135,12 +135,13 @@ func Prepare(opts Options) (*Run, error) {
 	vm0 := r.startVM0()
 	stubs := libraryIndex(opts)
 	var projectBundle *jsbridge.Bundle
-	if stubs != nil {
-		projectBundle, err = bundleWithout(opts)
+	entries, err := projectEntries(opts)
+	if err == nil && stubs != nil {
+		projectBundle, err = bundle(opts, entries, false)
 	}
 	if err == nil && stubs == nil {
 		var b *jsbridge.Bundle
-		if b, err = bundle(opts); err == nil {
+		if b, err = bundle(opts, entries, true); err == nil {
 			err = r.loadVM0(vm0, b, nil)
 		}
 	}
@@ -182,7 +183,7 @@ func Prepare(opts Options) (*Run, error) {
 		b := projectBundle
 		if err == nil && need {
 			stubs = nil
-			b, err = bundle(opts)
+			b, err = bundle(opts, entries, true)
 		}
 		if err == nil {
 			err = r.loadVM0(vm0, b, stubs)
@@ -321,20 +322,8 @@ func (r *Run) loadBundle(b *jsbridge.Bundle) error {
 	return nil
 }
 
-// bundle bundles the step files, the extensions and the library of opts.
-func bundle(opts Options) (*jsbridge.Bundle, error) {
-	return buildBundle(opts, jsbridge.BundleOptions{Library: opts.Library})
-}
-
-// bundleWithout bundles the step files and the extensions without the
-// library of opts (Bundle.ImportsLeftOut says when they import it).
-func bundleWithout(opts Options) (*jsbridge.Bundle, error) {
-	return buildBundle(opts, jsbridge.BundleOptions{LeftOut: opts.Library.Module})
-}
-
-// buildBundle bundles the step files and the extensions of opts, with the
-// library settings of lib.
-func buildBundle(opts Options, lib jsbridge.BundleOptions) (*jsbridge.Bundle, error) {
+// projectEntries lists the step files and the extensions of opts, sorted.
+func projectEntries(opts Options) ([]string, error) {
 	stepPaths := opts.Steps
 	if len(stepPaths) == 0 {
 		stepPaths = DefaultStepPaths
@@ -349,8 +338,20 @@ func buildBundle(opts Options, lib jsbridge.BundleOptions) (*jsbridge.Bundle, er
 	}
 	entries := append(steps, exts...)
 	sort.Strings(entries)
-	entries = dedupe(entries)
-	return jsbridge.Build(jsbridge.BundleOptions{Entries: entries, Dir: opts.Dir, Alias: opts.Alias, Library: lib.Library, LeftOut: lib.LeftOut, Cache: opts.Cache})
+	return dedupe(entries), nil
+}
+
+// bundle bundles entries (projectEntries) with the library of opts, or,
+// without withLibrary, leaving it out (Bundle.ImportsLeftOut says when the
+// code imports it).
+func bundle(opts Options, entries []string, withLibrary bool) (*jsbridge.Bundle, error) {
+	bo := jsbridge.BundleOptions{Entries: entries, Dir: opts.Dir, Alias: opts.Alias, Cache: opts.Cache}
+	if withLibrary {
+		bo.Library = opts.Library
+	} else {
+		bo.LeftOut = opts.Library.Module
+	}
+	return jsbridge.Build(bo)
 }
 
 func dedupe(sorted []string) []string {

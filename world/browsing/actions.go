@@ -553,7 +553,7 @@ func (ss *Session) FillForm(ctx context.Context, fields []Field, mode SnapMode) 
 		f   Field
 	}
 	var items []item
-	p := op{mode: mode}
+	p := op{mode: mode, typed: map[string]string{}}
 	var codes []string
 	for _, f := range fields {
 		loc, rt, err := ss.locate(t, f.Target)
@@ -578,9 +578,6 @@ func (ss *Session) FillForm(ctx context.Context, fields []Field, mode SnapMode) 
 			codes = append(codes, fmt.Sprintf("await %s.fill(%s);", rt.code, jsString(f.Value)))
 			p.steps = append(p.steps, Step{Kind: KindAction, Text: stepText("I fill %s with %s", rt.sel, f.Value)})
 			if f.Target.Ref != "" {
-				if p.typed == nil {
-					p.typed = map[string]string{}
-				}
 				p.typed[f.Target.Ref] = f.Value
 			}
 		}
