@@ -35,7 +35,7 @@ function located(world: StepWorld, e: unknown, args: unknown[]): unknown {
   return relocate(world, e)
 }
 
-/** Playwright's expect, negated when v (or not) says so, with the World's assertion time. */
+/** Playwright's expect on subject, negated when negate says so (the time is within()'s). */
 export function expectOf(world: object, subject: Locator | object, negate: boolean): any {
   const e = expect(subject as any) as any
   return negate ? e.not : e
