@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/dop251/goja"
+
+	"github.com/ferridriver/ferridriver/internal/slashpath"
 )
 
 // JSError is a value thrown (or a promise rejected) by JS code, with its
@@ -162,7 +164,7 @@ func (vm *VM) relPath(loc string) string {
 	if !filepath.IsAbs(loc) {
 		return loc
 	}
-	return relSlash(vm.dir, loc)
+	return slashpath.Rel(vm.dir, loc)
 }
 
 // FirstUserFrame returns "file:line" of the first stack frame in the user's

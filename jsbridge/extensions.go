@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/dop251/goja"
+
+	"github.com/ferridriver/ferridriver/internal/slashpath"
 )
 
 // ExtensionSet is the configured extension files of the mcp and script
@@ -86,20 +88,11 @@ func BuildExtensions(dir string, patterns []string, alias map[string]string) (*E
 	}
 	set := &ExtensionSet{Dir: abs}
 	for _, f := range files {
-		ef := &ExtensionFile{Path: f, URI: relSlash(abs, f)}
+		ef := &ExtensionFile{Path: f, URI: slashpath.Rel(abs, f)}
 		ef.Bundle, ef.BuildErr = Build(BundleOptions{Entries: []string{f}, Dir: abs, Alias: alias})
 		set.Files = append(set.Files, ef)
 	}
 	return set, nil
-}
-
-// relSlash is p relative to dir, slash-separated; p itself (slash-separated)
-// when it lies outside dir.
-func relSlash(dir, p string) string {
-	if rel, err := filepath.Rel(dir, p); err == nil && !strings.HasPrefix(rel, "..") {
-		return filepath.ToSlash(rel)
-	}
-	return filepath.ToSlash(p)
 }
 
 // Without returns the set minus the file at path (a script run with

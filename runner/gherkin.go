@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"os"
-	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
@@ -237,13 +236,4 @@ func (f *feature) pickleLines(p *messages.Pickle) []int64 {
 		}
 	}
 	return lines
-}
-
-// relURI makes path relative to dir, slash-separated, as feature and step
-// file URIs are reported.
-func relURI(dir, path string) string {
-	if rel, err := filepath.Rel(dir, path); err == nil && !strings.HasPrefix(rel, "..") {
-		return filepath.ToSlash(rel)
-	}
-	return filepath.ToSlash(path)
 }

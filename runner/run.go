@@ -14,6 +14,7 @@ import (
 
 	tagexpressions "github.com/cucumber/tag-expressions/go/v6"
 
+	"github.com/ferridriver/ferridriver/internal/slashpath"
 	"github.com/ferridriver/ferridriver/jsbridge"
 	"github.com/ferridriver/ferridriver/jsbridge/capability"
 	"github.com/ferridriver/ferridriver/messages"
@@ -250,7 +251,7 @@ func parseFeatures(dir string, files []featureFile, language string) ([]*feature
 		go func() {
 			defer wg.Done()
 			defer func() { <-sem }()
-			out[i], errs[i] = parseFeature(ff.path, relURI(dir, ff.path), language)
+			out[i], errs[i] = parseFeature(ff.path, slashpath.Rel(dir, ff.path), language)
 		}()
 	}
 	wg.Wait()

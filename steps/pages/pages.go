@@ -29,6 +29,8 @@ import (
 	"github.com/bmatcuk/doublestar/v4"
 	"github.com/pelletier/go-toml/v2/unstable"
 	"go.yaml.in/yaml/v3"
+
+	"github.com/ferridriver/ferridriver/internal/slashpath"
 )
 
 // DefaultPatterns are where page-object files are looked for when [steps]
@@ -96,11 +98,7 @@ func Load(dir string, patterns []string) ([]Page, error) {
 	var out []Page
 	byName := map[string]string{}
 	for _, f := range files {
-		rel := f
-		if r, err := filepath.Rel(dir, f); err == nil && !strings.HasPrefix(r, "..") {
-			rel = r
-		}
-		rel = filepath.ToSlash(rel)
+		rel := slashpath.Rel(dir, f)
 		data, err := os.ReadFile(f)
 		if err != nil {
 			return nil, err
