@@ -28,7 +28,10 @@ import (
 //     support file: Chromium launched in BeforeAll, context and page created
 //     in Before, closed in After (one browser per worker process);
 //   - the floor (bench/floor): playwright-go doing the same browser work
-//     with no runner, one Chromium shared by the goroutines.
+//     with no runner, one Chromium shared by the goroutines; once as is,
+//     once preparing each goroutine's next context and page while a
+//     scenario runs and closing contexts in the background, as ferridriver
+//     does with fewer workers than CPUs.
 //
 // All run on the same browser, headless, at 1 and 2 workers: the full
 // Chromium, /usr/bin/chromium (or BENCH_BROWSER), and, when it is
@@ -90,6 +93,7 @@ func browserSuites(root, work, ferri, node, cucumber, peer string) ([]suite, err
 		}
 		for _, workers := range []int{1, 2} {
 			w := strconv.Itoa(workers)
+			floorArgv := []string{floor, "-base", base, "-browser-path", b.path, "-scenarios", strconv.Itoa(browserScenarios), "-workers", w}
 			if v := os.Getenv("BENCH_WORKERS"); v != "" && !strings.Contains(v, w) {
 				continue
 			}
@@ -97,14 +101,18 @@ func browserSuites(root, work, ferri, node, cucumber, peer string) ([]suite, err
 				name: fmt.Sprintf("browser, %s (%d scenarios x 5 steps, %d worker(s))", b.name, browserScenarios, workers),
 				commands: []command{
 					{name: "ferridriver", dir: dir, argv: []string{ferri, "bdd", "--parallel", w, "-c", b.config}},
-					{name: "floor (playwright-go, no runner)", dir: dir, argv: []string{floor, "-base", base, "-browser-path", b.path, "-scenarios", strconv.Itoa(browserScenarios), "-workers", w}},
+					{name: "floor (playwright-go, no runner)", dir: dir, argv: floorArgv},
+					{name: "floor, next page prepared (playwright-go, no runner)", dir: dir, argv: append(floorArgv[:len(floorArgv):len(floorArgv)], "-overlap")},
 					{name: "cucumber-js + Playwright", dir: dir, argv: []string{node, cucumber, "--parallel", w}, env: peerEnv(base, b.path, false)},
 					{name: "cucumber-js + Playwright, ferridriver's flags", dir: dir, argv: []string{node, cucumber, "--parallel", w}, env: peerEnv(base, b.path, true)},
 				},
 				// ferridriver/floor and ferridriver/cucumber-js: the
-				// issue's targets; then the runners compared on the same
-				// browser configuration.
-				ratios: [][2]int{{0, 1}, {0, 2}, {0, 3}},
+				// issue's targets; ferridriver against the floor that
+				// overlaps as it does; the runners compared on the same
+				// browser configuration; and the overlapping floor
+				// against cucumber-js: the best a runner that gives every
+				// test case a fresh context on Playwright can do.
+				ratios: [][2]int{{0, 1}, {0, 3}, {0, 2}, {0, 4}, {2, 3}},
 				sample: 200 * time.Millisecond,
 			}
 			if os.Getenv("BENCH_BROWSER_OVERLAP") != "" {

@@ -10,6 +10,11 @@
 //
 // The driver and browser are found as ferridriver finds them (its cache,
 // node on PATH, -browser-path), and Chromium gets the same launch flags.
+//
+// With -overlap each goroutine does what ferridriver does with fewer
+// workers than CPUs: it prepares the next scenario's context and page once
+// the current page has loaded, and closes a finished context in the
+// background. That is the lower bound of a runner that overlaps this way.
 package main
 
 import (
@@ -30,6 +35,7 @@ func main() {
 	scenarios := flag.Int("scenarios", 100, "number of scenarios")
 	workers := flag.Int("workers", 1, "goroutines sharing the browser")
 	browserPath := flag.String("browser-path", "/usr/bin/chromium", "Chromium executable")
+	overlap := flag.Bool("overlap", false, "prepare the next scenario's context and page while one runs, close contexts in the background")
 	verbose := flag.Bool("v", false, "print timings")
 	flag.Parse()
 	if *base == "" || *scenarios < 1 || *workers < 1 {
@@ -37,7 +43,7 @@ func main() {
 		os.Exit(2)
 	}
 	start := time.Now()
-	if err := run(*base, *browserPath, *scenarios, *workers); err != nil {
+	if err := run(*base, *browserPath, *scenarios, *workers, *overlap); err != nil {
 		fmt.Fprintln(os.Stderr, "floor:", err)
 		os.Exit(1)
 	}
@@ -46,7 +52,7 @@ func main() {
 	}
 }
 
-func run(base, browserPath string, scenarios, workers int) error {
+func run(base, browserPath string, scenarios, workers int, overlap bool) error {
 	drv, err := install.FindDriver("")
 	if err != nil {
 		return err
@@ -80,8 +86,10 @@ func run(base, browserPath string, scenarios, workers int) error {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			w := worker{browser: browser, base: base, overlap: overlap}
+			defer w.finish()
 			for n := range jobs {
-				if err := scenario(browser, base, n); err != nil {
+				if err := w.scenario(n); err != nil {
 					errs <- fmt.Errorf("scenario %d: %w", n, err)
 					for range jobs { // drain, so the producer finishes
 					}
@@ -102,24 +110,92 @@ func run(base, browserPath string, scenarios, workers int) error {
 // expect is Playwright's web-first assertions with their default timeout.
 var expect = playwright.NewPlaywrightAssertions(5000)
 
-// scenario is one test case: a fresh context and page, the five steps,
-// then the context closed.
-func scenario(browser playwright.Browser, base string, n int) (err error) {
-	ctx, err := browser.NewContext(playwright.BrowserNewContextOptions{BaseURL: playwright.String(base)})
+// worker runs scenarios one after the other on a shared browser.
+type worker struct {
+	browser playwright.Browser
+	base    string
+	overlap bool
+	// next is the context and page being prepared for the next scenario
+	// (overlap only); closing counts the contexts being closed.
+	next    chan pageSet
+	closing sync.WaitGroup
+}
+
+// pageSet is a fresh context with its page, or the error making it.
+type pageSet struct {
+	ctx  playwright.BrowserContext
+	page playwright.Page
+	err  error
+}
+
+func (w *worker) newPageSet() pageSet {
+	ctx, err := w.browser.NewContext(playwright.BrowserNewContextOptions{BaseURL: playwright.String(w.base)})
 	if err != nil {
-		return err
+		return pageSet{err: err}
 	}
-	defer func() {
-		if cerr := ctx.Close(); err == nil {
-			err = cerr
-		}
-	}()
 	page, err := ctx.NewPage()
 	if err != nil {
-		return err
+		_ = ctx.Close()
+		return pageSet{err: err}
 	}
+	return pageSet{ctx: ctx, page: page}
+}
+
+// prepare starts making the next scenario's page set, unless one is on its way.
+func (w *worker) prepare() {
+	if w.next != nil {
+		return
+	}
+	w.next = make(chan pageSet, 1)
+	go func(ch chan pageSet) { ch <- w.newPageSet() }(w.next)
+}
+
+// take returns the prepared page set, or a new one.
+func (w *worker) take() pageSet {
+	if w.next == nil {
+		return w.newPageSet()
+	}
+	ps := <-w.next
+	w.next = nil
+	return ps
+}
+
+// finish closes what is left: a prepared page set, contexts being closed.
+func (w *worker) finish() {
+	if w.next != nil {
+		if ps := <-w.next; ps.err == nil {
+			_ = ps.ctx.Close()
+		}
+	}
+	w.closing.Wait()
+}
+
+// scenario is one test case: a fresh context and page, the five steps,
+// then the context closed.
+func (w *worker) scenario(n int) (err error) {
+	ps := w.take()
+	if ps.err != nil {
+		return ps.err
+	}
+	defer func() {
+		if !w.overlap {
+			if cerr := ps.ctx.Close(); err == nil {
+				err = cerr
+			}
+			return
+		}
+		w.closing.Add(1)
+		go func() {
+			defer w.closing.Done()
+			_ = ps.ctx.Close()
+		}()
+	}()
+	page := ps.page
 	if _, err := page.Goto("/todo.html"); err != nil {
 		return err
+	}
+	if w.overlap {
+		w.prepare()
 	}
 	if err := page.GetByLabel("New todo").Fill(fmt.Sprintf("Todo %d", n)); err != nil {
 		return err
