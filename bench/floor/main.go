@@ -104,7 +104,15 @@ func run(base, browserPath string, scenarios, workers int, overlap bool) error {
 	close(jobs)
 	wg.Wait()
 	close(errs)
-	return <-errs
+	if err := <-errs; err != nil {
+		return err
+	}
+	// Every context made, prepared or not, must be closed: one left open
+	// would be a renderer the measured memory should not have.
+	if n := len(browser.Contexts()); n > 0 {
+		return fmt.Errorf("%d browser contexts left open", n)
+	}
+	return nil
 }
 
 // expect is Playwright's web-first assertions with their default timeout.

@@ -29,10 +29,11 @@ func newEnvironment(cfg *config.Config, workers int) (runner.Environment, error)
 // overlapBrowserWork decides whether each worker prepares its next test
 // case's context and page, and closes the last one, while a test case
 // runs. That work needs a core of its own: measured on 2 cores (100
-// scenarios, docs/benchmarks.md), it made 1 worker 8-9% faster, and 2
-// workers, which already keep Chromium busy on both cores, 0-4% slower.
-// So it is on while there are fewer workers than CPUs;
-// FERRIDRIVER_OVERLAP=1 or 0 overrides that.
+// scenarios, docs/benchmarks.md), it made 1 worker 5-15% faster, and 2
+// workers, which already keep Chromium busy on both cores, between 4%
+// slower and 4% faster, for a renderer per worker of memory. So it is on
+// while there are fewer workers than CPUs; FERRIDRIVER_OVERLAP=1 or 0
+// overrides that.
 func overlapBrowserWork(workers, cpus int, setting string) (bool, error) {
 	switch setting {
 	case "":
