@@ -93,10 +93,10 @@ func browserSuites(root, work, ferri, node, cucumber, peer string) ([]suite, err
 		}
 		for _, workers := range []int{1, 2} {
 			w := strconv.Itoa(workers)
-			floorArgv := []string{floor, "-base", base, "-browser-path", b.path, "-scenarios", strconv.Itoa(browserScenarios), "-workers", w}
 			if v := os.Getenv("BENCH_WORKERS"); v != "" && !strings.Contains(v, w) {
 				continue
 			}
+			floorArgv := []string{floor, "-base", base, "-browser-path", b.path, "-scenarios", strconv.Itoa(browserScenarios), "-workers", w}
 			s := suite{
 				name: fmt.Sprintf("browser, %s (%d scenarios x 5 steps, %d worker(s))", b.name, browserScenarios, workers),
 				commands: []command{

@@ -26,15 +26,16 @@ func TestFloorRuns(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, tc := range []struct {
-		name             string
-		workers, overlap int
+		name    string
+		workers int
+		overlap bool
 	}{
-		{"serial, 1 worker", 1, 0},
-		{"overlap, 1 worker", 1, 1},
-		{"overlap, 2 workers", 2, 1},
+		{"serial, 1 worker", 1, false},
+		{"overlap, 1 worker", 1, true},
+		{"overlap, 2 workers", 2, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if err := run(base, b.Path, 5, tc.workers, tc.overlap == 1); err != nil {
+			if err := run(base, b.Path, 5, tc.workers, tc.overlap); err != nil {
 				t.Fatal(err)
 			}
 		})
