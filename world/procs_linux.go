@@ -6,9 +6,10 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"syscall"
 	"time"
+
+	"github.com/ferridriver/ferridriver/internal/procstat"
 )
 
 // Finding a Launcher's processes. Every browser it starts gets
@@ -48,33 +49,12 @@ func scanProcs(marker string) map[int]procInfo {
 	return out
 }
 
-// readStat reads a process's parent, process group and state from
-// /proc/pid/stat alone; ok is false if it does not exist.
-func readStat(pid int) (ppid, pgid int, zombie, ok bool) {
-	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return 0, 0, false, false
-	}
-	s := string(stat)
-	i := strings.LastIndexByte(s, ')') // the name may contain spaces and parens
-	if i < 0 {
-		return 0, 0, false, false
-	}
-	f := strings.Fields(s[i+1:])
-	if len(f) < 3 {
-		return 0, 0, false, false
-	}
-	ppid, _ = strconv.Atoi(f[1])
-	pgid, _ = strconv.Atoi(f[2])
-	return ppid, pgid, f[0] == "Z" || f[0] == "X", true
-}
-
 // readProc reads one process: its stat, whether its environment holds
 // needle, and its executable's directory.
 func readProc(pid int, needle []byte) (procInfo, bool) {
 	var p procInfo
 	var ok bool
-	if p.ppid, p.pgid, p.zombie, ok = readStat(pid); !ok {
+	if p.ppid, p.pgid, p.zombie, ok = procstat.Stat(pid); !ok {
 		return procInfo{}, false
 	}
 	dir := "/proc/" + strconv.Itoa(pid)
@@ -168,7 +148,7 @@ func driverChildren() map[int]bool {
 		if err != nil {
 			continue
 		}
-		ppid, _, zombie, ok := readStat(pid)
+		ppid, _, zombie, ok := procstat.Stat(pid)
 		if !ok || ppid != me || zombie {
 			continue
 		}
@@ -180,9 +160,6 @@ func driverChildren() map[int]bool {
 	return out
 }
 
-// processGone reports whether pid has exited (zombies included: an
-// unreaped child is gone for our purposes).
-func processGone(pid int) bool {
-	_, _, zombie, ok := readStat(pid)
-	return !ok || zombie
-}
+// processGone reports whether pid has exited (an unreaped zombie
+// included, once its last thread is gone).
+func processGone(pid int) bool { return !procstat.Running(pid) }

@@ -246,16 +246,29 @@ func (g *Group) Stop() error {
 	return errors.Join(errs...)
 }
 
-// Kill kills every started server at once (its whole process group),
-// without waiting: for a process that is about to exit on a second
-// interrupt. Reused servers are left alone.
+// Kill kills every started server at once (its whole process group), for
+// a process that is about to exit on a second interrupt, then waits a
+// moment (a second at most) for them to be gone, so that their ports are
+// free when it has exited. Reused servers are left alone.
 func (g *Group) Kill() {
 	for _, s := range g.servers {
 		if s.cmd != nil {
 			killGroup(s.cmd)
 		}
 	}
+	deadline := time.Now().Add(killWait)
+	for _, s := range g.servers {
+		if s.cmd != nil {
+			waitKilled(s.cmd, deadline)
+		}
+	}
 }
+
+// killWait bounds the wait for a killed server's processes to be gone.
+// A kill cannot be ignored, so only a loaded machine makes it take more
+// than milliseconds; a child nobody reaps (no init process to adopt it)
+// stays a member of its process group, and is not waited for past this.
+const killWait = time.Second
 
 // newProbe returns a check for "the server answers".
 func newProbe(cfg Config) func(context.Context) bool {

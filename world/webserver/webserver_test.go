@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/ferridriver/ferridriver/demoapp"
+	"github.com/ferridriver/ferridriver/internal/procstat"
 	"github.com/ferridriver/ferridriver/internal/testenv"
 )
 
@@ -267,4 +268,48 @@ func TestStartAllStopsStartedOnFailure(t *testing.T) {
 	if _, err := http.Get(url); err == nil {
 		t.Error("the first server must be stopped when a later one fails")
 	}
+}
+
+// TestKillFreesThePort: on a forced exit the servers are killed, and Kill
+// returns only once their processes are gone, so the port is free the
+// moment ferridriver has exited (a server a shell started, as every
+// webServer command is, and one that ignores SIGTERM).
+func TestKillFreesThePort(t *testing.T) {
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("python3 not installed")
+	}
+	dir := t.TempDir()
+	server := "import signal, http.server, sys\nsignal.signal(signal.SIGTERM, signal.SIG_IGN)\n" +
+		"http.server.ThreadingHTTPServer(('127.0.0.1', int(sys.argv[1])), http.server.SimpleHTTPRequestHandler).serve_forever()\n"
+	if err := os.WriteFile(filepath.Join(dir, "server.py"), []byte(server), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 5 {
+		port := testenv.FreePort(t)
+		cfg := Config{Command: fmt.Sprintf("python3 server.py %d", port), URL: fmt.Sprintf("http://127.0.0.1:%d/", port), Cwd: dir, Timeout: 20000}
+		g, err := StartAll(context.Background(), []Config{cfg}, Options{Output: &testenv.SyncBuffer{}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		pgid := g.Servers()[0].PID()
+		start := time.Now()
+		g.Kill()
+		took := time.Since(start)
+		if c, err := net.Dial("tcp", fmt.Sprintf("127.0.0.1:%d", port)); err == nil {
+			c.Close()
+			t.Fatalf("round %d: port %d still listening when Kill returned\n%s", i, port, processTable())
+		}
+		if procstat.GroupAlive(pgid) {
+			t.Fatalf("round %d: a process of group %d still runs when Kill returned\n%s", i, pgid, processTable())
+		}
+		if took > killWait {
+			t.Errorf("round %d: Kill took %v", i, took)
+		}
+	}
+}
+
+// processTable is ps's view of every process, for a failure message.
+func processTable() string {
+	out, _ := exec.Command("ps", "-eo", "pid,ppid,pgid,stat,comm").Output()
+	return string(out)
 }
