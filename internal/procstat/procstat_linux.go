@@ -7,8 +7,8 @@ import (
 )
 
 // Stat reads a process's parent, process group and state from
-// /proc/<pid>/stat; ok is false if the process does not exist. A zombie
-// (exited, not yet reaped) has released its memory and files.
+// /proc/<pid>/stat; ok is false if the process does not exist. zombie says
+// that its main thread has exited (Running tells whether the process has).
 func Stat(pid int) (ppid, pgid int, zombie, ok bool) {
 	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
 	if err != nil {

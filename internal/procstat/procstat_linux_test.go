@@ -56,9 +56,9 @@ func TestZombieWithThreadsRuns(t *testing.T) {
 		t.Skip("python3 not installed")
 	}
 	// The main thread ends with the exit system call (not exit_group),
-	// leaving a thread that sleeps half a second.
+	// leaving a thread that sleeps two seconds.
 	script := `import ctypes, os, threading, time
-threading.Thread(target=time.sleep, args=(0.5,)).start()
+threading.Thread(target=time.sleep, args=(2,)).start()
 nr = {"x86_64": 60, "aarch64": 93}[os.uname().machine]
 ctypes.CDLL(None).syscall(nr, 0)
 `

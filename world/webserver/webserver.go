@@ -266,8 +266,8 @@ func (g *Group) Kill() {
 
 // killWait bounds the wait for a killed server's processes to be gone.
 // A kill cannot be ignored, so only a loaded machine makes it take more
-// than milliseconds; a child nobody reaps (no init process to adopt it)
-// stays a member of its process group, and is not waited for past this.
+// than milliseconds. (Without /proc an exited child that nobody reaps
+// still counts as a member of its group; it is not waited for past this.)
 const killWait = time.Second
 
 // newProbe returns a check for "the server answers".
