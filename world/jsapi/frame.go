@@ -174,7 +174,7 @@ func (r *Runtime) frameMethods() []method {
 				st := playwright.LoadState(s.String())
 				opt.State = &st
 			}
-			return asyncErr(r, api, func() error { return f.WaitForLoadState(opt) })
+			return asyncErr(r, api, func() error { return waitForLoadState(f, opt) })
 		}},
 		method{"waitForURL", func(c goja.FunctionCall) goja.Value {
 			f, api := r.frameTarget(c, "waitForURL")

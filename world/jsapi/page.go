@@ -279,7 +279,7 @@ func (r *Runtime) pageMethods() []method {
 			then, _ := goja.AssertFunction(nav.ToObject(r.rt).Get("then"))
 			out, err := then(nav, r.rt.ToValue(func(goja.FunctionCall) goja.Value {
 				return async(r, "page.waitForNavigation", func() (struct{}, error) {
-					return struct{}{}, main.WaitForLoadState(playwright.FrameWaitForLoadStateOptions{State: state, Timeout: timeout})
+					return struct{}{}, waitForLoadState(main, playwright.FrameWaitForLoadStateOptions{State: state, Timeout: timeout})
 				}, func(struct{}) goja.Value { return goja.Null() })
 			}))
 			if err != nil {
