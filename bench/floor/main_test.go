@@ -1,10 +1,9 @@
 package main
 
 import (
-	"context"
 	"testing"
 
-	"github.com/ferridriver/ferridriver/demoapp"
+	"github.com/ferridriver/ferridriver/internal/testenv"
 	"github.com/ferridriver/ferridriver/world/install"
 )
 
@@ -12,19 +11,12 @@ import (
 // benchmark's lower bounds must do the scenario's work and close every
 // context they made (run fails otherwise).
 func TestFloorRuns(t *testing.T) {
-	if _, err := install.FindDriver(""); err != nil {
-		t.Skipf("no Playwright driver (make browser installs it): %v", err)
-	}
+	testenv.NeedBrowser(t)
 	b, err := install.FindBrowser(install.BrowserQuery{Headless: true})
 	if err != nil {
-		t.Skipf("no browser (make browser installs it): %v", err)
+		t.Fatalf("no browser (make browser installs it): %v", err)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	base, err := demoapp.Serve(ctx, "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
+	base := testenv.DemoApp(t)
 	for _, tc := range []struct {
 		name    string
 		workers int

@@ -36,7 +36,7 @@ func Stat(pid int) (ppid, pgid int, zombie, ok bool) {
 // gone.
 func Running(pid int) bool {
 	_, _, zombie, ok := Stat(pid)
-	return ok && (!zombie || threadsLeft(pid))
+	return ok && running(pid, zombie)
 }
 
 // GroupAlive reports whether a process of group pgid still runs, as
@@ -51,16 +51,19 @@ func GroupAlive(pgid int) bool {
 		if err != nil {
 			continue
 		}
-		if _, g, zombie, ok := Stat(pid); ok && g == pgid && (!zombie || threadsLeft(pid)) {
+		if _, g, zombie, ok := Stat(pid); ok && g == pgid && running(pid, zombie) {
 			return true
 		}
 	}
 	return false
 }
 
-// threadsLeft reports whether zombie pid has threads other than its main
-// one.
-func threadsLeft(pid int) bool {
+// running tells a running process from one whose stat says zombie: a
+// zombie still runs while it has threads other than its main one.
+func running(pid int, zombie bool) bool {
+	if !zombie {
+		return true
+	}
 	tasks, err := os.ReadDir("/proc/" + strconv.Itoa(pid) + "/task")
 	return err == nil && len(tasks) > 1
 }

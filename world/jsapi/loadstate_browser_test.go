@@ -13,12 +13,10 @@ import (
 // which works around a race of playwright-go's own wait). If an upgrade
 // changes that, it would silently fall back to the racy wait.
 func TestFramesEmitLoadStates(t *testing.T) {
-	l, demo := requireBrowser(t)
-	s := l.NewSession(0, t.Name())
-	defer s.Close(false)
+	e := newEnv(t)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	p, err := s.Page(ctx)
+	p, err := e.s.Page(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -28,7 +26,7 @@ func TestFramesEmitLoadStates(t *testing.T) {
 	}
 	states := make(chan string, 8)
 	em.On("loadstate", func(state string) { states <- state })
-	if _, err := p.Goto(demo + "/todo.html"); err != nil {
+	if _, err := p.Goto(e.url + "/todo.html"); err != nil {
 		t.Fatal(err)
 	}
 	for {
