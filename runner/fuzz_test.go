@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/ferridriver/ferridriver/jsbridge"
@@ -18,6 +19,22 @@ func FuzzParseFeature(f *testing.F) {
 		"# Feature: x\n`@a`\n## Scenario: s\n* Given a\n  ```js\n  x\n  ```\n  | a |\n  | - |\n  | 1 |\n",
 		"",
 		"\x00\xff",
+	} {
+		f.Add([]byte(seed))
+	}
+	// Lines longer than bufio.Scanner's 64 KiB limit, where the Gherkin
+	// library's own scanner gave up and its parser panicked: a step, a
+	// description, a doc string, a table cell, a tag, and one that is not
+	// Gherkin; plain and Markdown.
+	long := strings.Repeat("y", 66_000)
+	for _, seed := range []string{
+		"Feature: x\n  Scenario: a\n    Given " + long + "\n",
+		"Feature: x\n  " + long + "\n  Scenario: a\n    Given b\n",
+		"Feature: x\n  Scenario: a\n    Given b\n      \"\"\"\n      " + long + "\n      \"\"\"\n",
+		"Feature: x\n  Scenario: a\n    Given b\n      | " + long + " |\n",
+		"@" + long + "\nFeature: x\n",
+		"Feature: x\n  Scenario: a\n    Given b\n    | a |\n" + long,
+		"# Feature: x\n## Scenario: a\n* Given " + long + "\n  | " + long + " |\n",
 	} {
 		f.Add([]byte(seed))
 	}

@@ -10,7 +10,6 @@ import (
 	"sync/atomic"
 
 	gherkin "github.com/cucumber/gherkin/go/v32"
-	gmessages "github.com/cucumber/messages/go/v24"
 	"github.com/google/uuid"
 
 	"github.com/ferridriver/ferridriver/jsbridge"
@@ -96,17 +95,15 @@ func parseFeatureData(data []byte, path, uri, language string) (*feature, error)
 		return nil, usageErrorf("unknown Gherkin language %q (--language / [test] language)", language)
 	}
 	markdown := isMarkdownFeature(path)
-	var gdoc *gmessages.GherkinDocument
-	var err error
+	var matcher gherkin.Matcher = gherkin.NewLanguageMatcher(gherkin.DialectsBuiltin(), language)
 	if markdown {
-		builder := gherkin.NewAstBuilder(newID)
-		parser := gherkin.NewParser(builder)
-		parser.StopAtFirstError(false)
-		err = parser.Parse(gherkin.NewScanner(bytes.NewReader(data)), newMarkdownMatcher(language))
-		gdoc = builder.GetGherkinDocument()
-	} else {
-		gdoc, err = gherkin.ParseGherkinDocumentForLanguage(bytes.NewReader(data), language, newID)
+		matcher = newMarkdownMatcher(language)
 	}
+	builder := gherkin.NewAstBuilder(newID)
+	parser := gherkin.NewParser(builder)
+	parser.StopAtFirstError(false)
+	err := parser.Parse(&lineScanner{data: data}, matcher)
+	gdoc := builder.GetGherkinDocument()
 	if err != nil {
 		return nil, parseErrorOf(uri, err)
 	}
@@ -136,6 +133,31 @@ func parseFeatureData(data []byte, path, uri, language string) (*feature, error)
 		}
 	}
 	return f, nil
+}
+
+// lineScanner gives the Gherkin parser the lines of a file held in memory,
+// as the library's own scanner does (split at "\n", a trailing "\r"
+// dropped) but without its bufio.Scanner's 64 KiB line limit: past it,
+// that scanner stops with an error the parser then dereferences as a nil
+// line, a panic. A line of any length is read here.
+type lineScanner struct {
+	data []byte
+	line int
+}
+
+func (s *lineScanner) Scan() (*gherkin.Line, bool, error) {
+	s.line++
+	if len(s.data) == 0 {
+		return &gherkin.Line{LineNumber: s.line, AtEof: true}, true, nil
+	}
+	text := s.data
+	if i := bytes.IndexByte(s.data, '\n'); i >= 0 {
+		text, s.data = s.data[:i], s.data[i+1:]
+	} else {
+		s.data = nil
+	}
+	str := string(bytes.TrimSuffix(text, []byte{'\r'}))
+	return &gherkin.Line{LineText: str, LineNumber: s.line, TrimmedLineText: strings.TrimLeft(str, " \t")}, false, nil
 }
 
 // isMarkdownFeature says whether path is Markdown with Gherkin.
