@@ -3,6 +3,10 @@ package e2e
 import (
 	"context"
 	"encoding/json"
+	"encoding/xml"
+	"fmt"
+	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -99,4 +103,218 @@ Given(/^the text (\w+)$/, (s) => { if (s.length !== 70000) throw new Error('got 
 			t.Errorf("the server stopped serving after run_bdd: %v", err)
 		}
 	}
+}
+
+// killedRunFiles is a logic-only project whose two long scenarios say,
+// each through a file, that they are running, then wait.
+var killedRunFiles = map[string]string{
+	"features/killed.feature": `Feature: killed
+  Scenario: passes
+    Given a step
+
+  Scenario: fails
+    Given a step that fails
+
+  Scenario: runs long
+    Given a step
+    When a step that runs long as "first"
+    Then a step
+
+  Scenario: runs long too
+    Given a step
+    When a step that runs long as "second"
+
+  Scenario: never starts
+    Given a step
+`,
+	"steps/steps.js": `const { Given } = require('@cucumber/cucumber')
+const fs = require('fs')
+Given('a step', function () { this.attach('attached ' + 'z'.repeat(20000)) })
+Given('a step that fails', function () { throw new Error('boom') })
+Given('a step that runs long as {string}', async function (name) {
+  fs.writeFileSync('running-' + name, '')
+  await new Promise((r) => setTimeout(r, 120000))
+})
+`,
+}
+
+// junitCases is a JUnit report's test cases with their outcome.
+type junitCases struct {
+	Tests   int `xml:"tests,attr"`
+	Skipped int `xml:"skipped,attr"`
+	Cases   []struct {
+		Name    string    `xml:"name,attr"`
+		Skipped *struct{} `xml:"skipped"`
+		Failure *struct{} `xml:"failure"`
+	} `xml:"testcase"`
+}
+
+// A run killed with SIGKILL while scenarios run (one worker, and two) leaves
+// a message stream of whole lines (but perhaps the last) that shows every
+// started scenario, those of the worker whose scenario waits behind the
+// head of the plan too; `ferridriver report` rebuilds JUnit (valid against
+// the Jenkins XSD), JSON and HTML from it, and from it cut in the middle of
+// a line, with the unfinished scenarios skipped (issue 25 item 6).
+func TestKilledRunStreamRebuildsReports(t *testing.T) {
+	for _, parallel := range []string{"1", "2"} {
+		t.Run("parallel "+parallel, func(t *testing.T) {
+			dir := t.TempDir()
+			testenv.WriteFiles(t, dir, killedRunFiles)
+			cmd := exec.Command(binary, "bdd", "--parallel", parallel, "--format", "message:out/run.ndjson",
+				"--format", "junit:out/junit.xml", "--format", "json:out/run.json")
+			cmd.Dir = dir
+			cmd.Env = append(os.Environ(), "NO_COLOR=1")
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			running := []string{"first"}
+			if parallel == "2" {
+				// The second worker's scenario waits behind the first's.
+				running = append(running, "second")
+			}
+			deadline := time.Now().Add(60 * time.Second)
+			for _, name := range running {
+				for _, err := os.Stat(filepath.Join(dir, "running-"+name)); err != nil; _, err = os.Stat(filepath.Join(dir, "running-"+name)) {
+					if time.Now().After(deadline) {
+						cmd.Process.Kill()
+						t.Fatalf("the scenario %q did not start", name)
+					}
+					time.Sleep(20 * time.Millisecond)
+				}
+			}
+			if err := cmd.Process.Kill(); err != nil {
+				t.Fatal(err)
+			}
+			cmd.Wait()
+
+			stream := filepath.Join(dir, "out", "run.ndjson")
+			envs := readEnvelopes(t, stream)
+			started := map[string]bool{}
+			names := map[string]string{} // test case id -> scenario name
+			pickles := map[string]string{}
+			for _, e := range envs {
+				switch {
+				case e.Pickle != nil:
+					pickles[e.Pickle.ID] = e.Pickle.Name
+				case e.TestCase != nil:
+					names[e.TestCase.ID] = pickles[e.TestCase.PickleID]
+				case e.TestCaseStarted != nil:
+					started[names[e.TestCaseStarted.TestCaseID]] = true
+				}
+			}
+			want := []string{"passes", "fails", "runs long"}
+			if parallel == "2" {
+				want = append(want, "runs long too")
+			}
+			for _, name := range want {
+				if !started[name] {
+					t.Errorf("the stream lacks the testCaseStarted of %q (started: %v)", name, started)
+				}
+			}
+
+			// A stream cut in the middle of its last line rebuilds too.
+			cut := filepath.Join(dir, "cut.ndjson")
+			whole := mustRead(t, stream)
+			if err := os.WriteFile(cut, append(whole, []byte(`{"testStepStarted":{"testCaseStartedId":"`)...), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			for _, from := range []string{stream, cut} {
+				re := filepath.Join(dir, "re-"+filepath.Base(from))
+				r := ferridriver(t, dir, "report", "--from", from, "--format", "junit:"+re+"/junit.xml",
+					"--format", "json:"+re+"/run.json", "--format", "html:"+re+"/report.html")
+				if r.code != 0 {
+					t.Fatalf("report --from %s: exit %d\n%s", filepath.Base(from), r.code, r.stderr)
+				}
+				if from == cut && !strings.Contains(r.stderr, "cut.ndjson:") {
+					t.Errorf("report from a cut stream: no note on stderr:\n%s", r.stderr)
+				}
+				validateJUnit(t, filepath.Join(re, "junit.xml"))
+				var js junitCases
+				if err := xml.Unmarshal(mustRead(t, filepath.Join(re, "junit.xml")), &js); err != nil {
+					t.Fatal(err)
+				}
+				outcome := map[string]string{}
+				for _, c := range js.Cases {
+					outcome[c.Name] = map[bool]string{true: "skipped", false: "passed"}[c.Skipped != nil]
+					if c.Failure != nil {
+						outcome[c.Name] = "failed"
+					}
+				}
+				wantOutcome := map[string]string{"passes": "passed", "fails": "failed", "runs long": "skipped"}
+				if parallel == "2" {
+					wantOutcome["runs long too"] = "skipped"
+				}
+				if fmt.Sprint(outcome) != fmt.Sprint(wantOutcome) || js.Tests != len(wantOutcome) {
+					t.Errorf("rebuilt junit from %s: %d tests %v, want %v", filepath.Base(from), js.Tests, outcome, wantOutcome)
+				}
+				var features []struct {
+					Elements []struct{ Name string } `json:"elements"`
+				}
+				if err := json.Unmarshal(mustRead(t, filepath.Join(re, "run.json")), &features); err != nil || len(features) != 1 || len(features[0].Elements) != len(wantOutcome) {
+					t.Errorf("rebuilt json: %v, %+v", err, features)
+				}
+				if html := embeddedMessages(t, filepath.Join(re, "report.html")); count(html, "testCaseStarted") != len(wantOutcome) {
+					t.Errorf("rebuilt html: %d test cases started, want %d", count(html, "testCaseStarted"), len(wantOutcome))
+				}
+			}
+		})
+	}
+}
+
+// A run whose report folder is a full disk (a 64 KiB tmpfs; root only, as
+// CI runs) says which reports it could not write and exits 1 for its
+// failed scenario: the message stream holds whole lines and rebuilds, and
+// no report is left cut or empty (issue 25 item 6).
+func TestReportsOnAFullDiskThroughTheBinary(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("mounting a tmpfs needs root")
+	}
+	dir := t.TempDir()
+	out := filepath.Join(dir, "out")
+	if err := os.Mkdir(out, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if o, err := exec.Command("mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", out).CombinedOutput(); err != nil {
+		t.Skipf("cannot mount a tmpfs: %v: %s", err, o)
+	}
+	t.Cleanup(func() { exec.Command("umount", out).Run() })
+	var feature strings.Builder
+	feature.WriteString("Feature: full disk\n  Scenario: fails\n    Given a step that fails\n")
+	for i := range 8 {
+		fmt.Fprintf(&feature, "  Scenario: attaches %d\n    Given a step\n", i)
+	}
+	files := map[string]string{"features/full.feature": feature.String(), "steps/steps.js": killedRunFiles["steps/steps.js"]}
+	testenv.WriteFiles(t, dir, files)
+	r := ferridriver(t, dir, "bdd", "--format", "message:out/run.ndjson", "--format", "junit:out/junit.xml", "--format", "json:out/run.json", "--format", "summary")
+	if r.code != 1 || !strings.Contains(r.stdout, "9 scenarios (8 passed, 1 failed)") {
+		t.Fatalf("exit %d, want 1 with every scenario run\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	for _, want := range []string{
+		"format message:out/run.ndjson failed: ", "no space left on device", "the file keeps what was written up to its last whole line",
+		"format json:out/run.json failed: ", "the file was not written",
+	} {
+		if !strings.Contains(r.stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, r.stderr)
+		}
+	}
+	stream := mustRead(t, filepath.Join(out, "run.ndjson"))
+	if len(stream) == 0 || stream[len(stream)-1] != '\n' {
+		t.Errorf("the stream (%d bytes) does not end with a whole line", len(stream))
+	}
+	readEnvelopes(t, filepath.Join(out, "run.ndjson"))
+	entries, _ := os.ReadDir(out)
+	for _, e := range entries {
+		info, _ := e.Info()
+		if e.Name() != "run.ndjson" && (e.Name() != "junit.xml" || info.Size() == 0) {
+			t.Errorf("left on the full disk: %s (%d bytes)", e.Name(), info.Size())
+		}
+	}
+	if _, err := os.Stat(filepath.Join(out, "junit.xml")); err == nil {
+		readJUnit(t, filepath.Join(out, "junit.xml"))
+	}
+	// What the stream holds rebuilds elsewhere.
+	if r := ferridriver(t, dir, "report", "--from", "out/run.ndjson", "--format", "junit:re/junit.xml"); r.code != 0 {
+		t.Errorf("report from the full disk's stream: exit %d\n%s", r.code, r.stderr)
+	}
+	validateJUnit(t, filepath.Join(dir, "re", "junit.xml"))
 }

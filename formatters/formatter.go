@@ -134,7 +134,7 @@ type Set struct {
 type member struct {
 	spec   Spec
 	f      Formatter
-	closer io.Closer // the output file, nil for stdout
+	closer *reportFile // the output file, nil for stdout
 	dead   bool
 }
 
@@ -143,44 +143,53 @@ type member struct {
 // building a formatter (unknown name, bad options, unwritable path) are
 // returned before any envelope flows, so a run never starts half-reported.
 func NewSet(specs []Spec, base Options, stdout, errOut io.Writer, isTTY bool) (*Set, error) {
-	set := &Set{errOut: errOut}
+	// What can be checked without opening anything is, first, so that a
+	// bad --format leaves no file behind.
 	stdoutOwner := ""
 	paths := map[string]string{}
-	for _, sp := range specs {
+	abs := make([]string, len(specs))
+	for i, sp := range specs {
 		registryMu.RLock()
-		factory, ok := registry[sp.Name]
+		_, ok := registry[sp.Name]
 		registryMu.RUnlock()
 		if !ok {
-			set.Close()
 			return nil, fmt.Errorf("unknown format %q (known: %s)", sp.Name, strings.Join(Names(), ", "))
 		}
-		opts := base
-		opts.Path = sp.Path
-		var closer io.Closer
 		if sp.Path == "" {
 			if stdoutOwner != "" {
-				set.Close()
 				return nil, fmt.Errorf("formats %q and %q both write to stdout; give one a path (name:path)", stdoutOwner, sp.Name)
 			}
 			stdoutOwner = sp.Name
+			continue
+		}
+		path := sp.Path
+		if !filepath.IsAbs(path) && base.Cwd != "" {
+			path = filepath.Join(base.Cwd, path)
+		}
+		if other, dup := paths[path]; dup {
+			return nil, fmt.Errorf("formats %q and %q both write to %s", other, sp.Name, sp.Path)
+		}
+		paths[path] = sp.Name
+		abs[i] = path
+	}
+	set := &Set{errOut: errOut}
+	for i, sp := range specs {
+		registryMu.RLock()
+		factory := registry[sp.Name]
+		registryMu.RUnlock()
+		opts := base
+		opts.Path = sp.Path
+		var closer *reportFile
+		if sp.Path == "" {
 			opts.Out, opts.TTY = stdout, isTTY
 		} else {
-			path := sp.Path
-			if !filepath.IsAbs(path) && base.Cwd != "" {
-				path = filepath.Join(base.Cwd, path)
-			}
-			if other, dup := paths[path]; dup {
-				set.Close()
-				return nil, fmt.Errorf("formats %q and %q both write to %s", other, sp.Name, sp.Path)
-			}
-			paths[path] = sp.Name
-			if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-				set.Close()
+			if err := os.MkdirAll(filepath.Dir(abs[i]), 0o755); err != nil {
+				set.abandon()
 				return nil, fmt.Errorf("--format %s: %w", sp, err)
 			}
-			f, err := os.Create(path)
+			f, err := openReport(abs[i], inPlaceFormats[sp.Name])
 			if err != nil {
-				set.Close()
+				set.abandon()
 				return nil, fmt.Errorf("--format %s: %w", sp, err)
 			}
 			opts.Out, opts.TTY, opts.Color = f, false, false
@@ -189,9 +198,10 @@ func NewSet(specs []Spec, base Options, stdout, errOut io.Writer, isTTY bool) (*
 		fm, err := factory(opts)
 		if err != nil {
 			if closer != nil {
+				closer.discard()
 				closer.Close()
 			}
-			set.Close()
+			set.abandon()
 			return nil, fmt.Errorf("--format %s: %w", sp, err)
 		}
 		set.members = append(set.members, member{spec: sp, f: fm, closer: closer})
@@ -208,6 +218,28 @@ func (s *Set) Handle(env *messages.Envelope) {
 		}
 		if err := m.f.Handle(env); err != nil {
 			s.fail(m, err)
+		}
+	}
+}
+
+// earlyWriter is a Formatter that takes the envelopes of a test case
+// waiting behind the head of the plan when they are produced (the message
+// stream, written through to its file).
+type earlyWriter interface {
+	Early(env *messages.Envelope) error
+}
+
+// Early passes an envelope of a test case that waits behind the head of
+// the plan (another worker's), as soon as it is produced, to the formats
+// that write it then; Handle passes it again when the test case reaches
+// the head, in stream order (see runner.EarlySink).
+func (s *Set) Early(env *messages.Envelope) {
+	for i := range s.members {
+		m := &s.members[i]
+		if e, ok := m.f.(earlyWriter); ok && !m.dead {
+			if err := e.Early(env); err != nil {
+				s.fail(m, err)
+			}
 		}
 	}
 }
@@ -229,13 +261,28 @@ func (s *Set) Close() {
 	}
 }
 
+// abandon closes a Set that will not be used (NewSet failed): the files
+// it opened are removed.
+func (s *Set) abandon() {
+	for i := range s.members {
+		if f := s.members[i].closer; f != nil {
+			f.discard()
+		}
+	}
+	s.Close()
+}
+
 // Failed reports whether any formatter failed.
 func (s *Set) Failed() bool { return s.failed }
 
 func (s *Set) fail(m *member, err error) {
+	note := ""
+	if f := m.closer; f != nil {
+		note = f.fail()
+	}
 	m.dead = true
 	s.failed = true
 	if s.errOut != nil {
-		fmt.Fprintf(s.errOut, "ferridriver: format %s failed: %v (other reports are still written)\n", m.spec, err)
+		fmt.Fprintf(s.errOut, "ferridriver: format %s failed: %v%s (other reports are still written)\n", m.spec, err, note)
 	}
 }

@@ -11,6 +11,7 @@ package messages
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -108,45 +109,77 @@ func (w *Writer) Write(e *Envelope) error { return w.enc.Encode(e) }
 // Flush writes buffered data to the underlying writer.
 func (w *Writer) Flush() error { return w.w.Flush() }
 
-// Reader reads NDJSON envelopes.
+// Reader reads NDJSON envelopes, lines of any length.
 type Reader struct {
-	s    *bufio.Scanner
+	r    *bufio.Reader
 	line int
 	name string
 }
 
 // NewReader returns a Reader on r; name is used in error messages.
 func NewReader(r io.Reader, name string) *Reader {
-	s := bufio.NewScanner(r)
-	s.Buffer(make([]byte, 0, 1<<20), 1<<30)
-	return &Reader{s: s, name: name}
+	return &Reader{r: bufio.NewReaderSize(r, 1<<20), name: name}
+}
+
+// CutError is a stream whose last line stops in the middle of an envelope:
+// the run writing it was killed, or its disk filled, while it wrote that
+// line. What comes before is whole.
+type CutError struct {
+	Name string
+	Line int
+}
+
+func (e *CutError) Error() string {
+	return fmt.Sprintf("%s:%d: the stream ends in the middle of an envelope (the run writing it was stopped)", e.Name, e.Line)
 }
 
 // Read returns the next envelope, or io.EOF at the end. Blank lines are
-// skipped. A line that is not a valid envelope is reported with its number.
+// skipped. A line that is not a valid envelope is reported with its
+// number; a last line without its newline that is not whole JSON is a
+// *CutError.
 func (r *Reader) Read() (*Envelope, error) {
-	for r.s.Scan() {
+	for {
+		b, err := r.r.ReadSlice('\n')
+		if err == bufio.ErrBufferFull {
+			// A long line (a large attachment): gather it whole.
+			long := append([]byte(nil), b...)
+			for err == bufio.ErrBufferFull {
+				b, err = r.r.ReadSlice('\n')
+				long = append(long, b...)
+			}
+			b = long
+		}
+		if err != nil && err != io.EOF {
+			return nil, fmt.Errorf("%s:%d: %w", r.name, r.line+1, err)
+		}
+		last := err == io.EOF
+		if last && len(b) == 0 {
+			return nil, io.EOF
+		}
 		r.line++
-		b := r.s.Bytes()
+		b = bytes.TrimSpace(b)
 		if len(b) == 0 {
+			if last {
+				return nil, io.EOF
+			}
 			continue
 		}
 		var e Envelope
-		if err := json.Unmarshal(b, &e); err != nil {
-			return nil, fmt.Errorf("%s:%d: not a Cucumber message: %w", r.name, r.line, err)
+		if jerr := json.Unmarshal(b, &e); jerr != nil {
+			if last && !json.Valid(b) {
+				return nil, &CutError{Name: r.name, Line: r.line}
+			}
+			return nil, fmt.Errorf("%s:%d: not a Cucumber message: %w", r.name, r.line, jerr)
 		}
 		if e.Kind() == "" {
 			return nil, fmt.Errorf("%s:%d: envelope carries no known message", r.name, r.line)
 		}
 		return &e, nil
 	}
-	if err := r.s.Err(); err != nil {
-		return nil, fmt.Errorf("%s:%d: %w", r.name, r.line+1, err)
-	}
-	return nil, io.EOF
 }
 
-// ReadAll reads every envelope from r.
+// ReadAll reads every envelope from r. Its error, if any, comes with the
+// envelopes read before it (a *CutError after all the whole ones).
 func ReadAll(r io.Reader, name string) ([]*Envelope, error) {
 	rd := NewReader(r, name)
 	var out []*Envelope

@@ -3,6 +3,7 @@ package messages_test
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -94,5 +95,49 @@ func TestDurationAndTimestamp(t *testing.T) {
 	now := time.Unix(1700000000, 123)
 	if got := messages.NewTimestamp(now).Time(); !got.Equal(now) {
 		t.Fatalf("got %v", got)
+	}
+}
+
+// Lines of any length are read (an attachment of several MiB); a stream
+// whose last line stops in the middle of an envelope (a killed run) gives
+// every whole envelope and a *CutError naming that line; a whole last line
+// without its newline is read.
+func TestReaderLongLinesAndCutStreams(t *testing.T) {
+	meta := `{"meta":{"protocolVersion":"1","implementation":{"name":"x"},"runtime":{"name":"x"},"os":{"name":"x"},"cpu":{"name":"x"}}}`
+	body := strings.Repeat("A", 3<<20)
+	att := `{"attachment":{"body":"` + body + `","contentEncoding":"BASE64","mediaType":"image/png"}}`
+	for _, tc := range []struct {
+		name, stream string
+		want         int // envelopes read
+		cutLine      int // 0: no error
+	}{
+		{"a long line", meta + "\n" + att + "\n" + meta + "\n", 3, 0},
+		{"a whole last line without its newline", meta + "\n" + att, 2, 0},
+		{"cut in a short line", meta + "\n" + meta + "\n" + meta[:40], 2, 3},
+		{"cut in a long line", meta + "\n\n" + att[:2<<20], 1, 3},
+		{"cut after a blank line", meta + "\r\n\r\n" + `{"testRunFinished":{"succ`, 1, 3},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			envs, err := messages.ReadAll(strings.NewReader(tc.stream), "run.ndjson")
+			if len(envs) != tc.want {
+				t.Errorf("%d envelopes, want %d", len(envs), tc.want)
+			}
+			var cut *messages.CutError
+			switch {
+			case tc.cutLine == 0 && err != nil:
+				t.Errorf("error: %v", err)
+			case tc.cutLine != 0 && (!errors.As(err, &cut) || cut.Line != tc.cutLine || cut.Name != "run.ndjson"):
+				t.Errorf("want a *CutError at line %d, got %v", tc.cutLine, err)
+			}
+			if tc.want >= 2 && tc.cutLine == 0 && envs[1].Attachment != nil && len(envs[1].Attachment.Body) != len(body) {
+				t.Errorf("attachment body of %d bytes, want %d", len(envs[1].Attachment.Body), len(body))
+			}
+		})
+	}
+	// A broken line that is not the last is not a cut: it is an error.
+	_, err := messages.ReadAll(strings.NewReader(meta+"\n{\"meta\":\n"+meta+"\n"), "run.ndjson")
+	var cut *messages.CutError
+	if err == nil || errors.As(err, &cut) || !strings.Contains(err.Error(), "run.ndjson:2: not a Cucumber message") {
+		t.Errorf("a broken line inside the stream: %v", err)
 	}
 }

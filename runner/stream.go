@@ -17,21 +17,34 @@ type SinkFunc func(env *messages.Envelope)
 // Handle calls f(env).
 func (f SinkFunc) Handle(env *messages.Envelope) { f(env) }
 
+// EarlySink is a Sink that also takes the envelopes of a test case that
+// waits behind the head of the plan (another worker's) when they are
+// produced, before Handle receives them in stream order: the message
+// stream written through to a file shows every started test case, even
+// if the run is killed before that test case reaches the head.
+type EarlySink interface {
+	Sink
+	Early(env *messages.Envelope)
+}
+
 // stream serialises envelopes from parallel workers into one stream whose
 // order does not depend on the number of workers: the envelopes of each
 // test case form one block, blocks come in plan order. The block at the
 // head streams through live; the others are buffered until they reach the
-// head.
+// head (and given to an EarlySink as they come).
 type stream struct {
 	mu      sync.Mutex
 	sink    Sink
+	early   EarlySink // sink, when it takes envelopes early
 	head    int
 	buffers map[int][]*messages.Envelope
 	done    map[int]bool
 }
 
 func newStream(sink Sink) *stream {
-	return &stream{sink: sink, buffers: map[int][]*messages.Envelope{}, done: map[int]bool{}}
+	s := &stream{sink: sink, buffers: map[int][]*messages.Envelope{}, done: map[int]bool{}}
+	s.early, _ = sink.(EarlySink)
+	return s
 }
 
 // global emits an envelope outside of any test case block (meta, test run
@@ -51,6 +64,9 @@ func (s *stream) emit(i int, env *messages.Envelope) {
 		return
 	}
 	s.buffers[i] = append(s.buffers[i], env)
+	if s.early != nil {
+		s.early.Early(env)
+	}
 }
 
 // finish closes block i and releases the blocks that can now follow.

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -74,7 +75,7 @@ Formats: ` + fmt.Sprint(formatters.Names()) + `.`,
 			}
 			streams := make([][]*messages.Envelope, 0, len(from))
 			for _, path := range from {
-				envs, err := readStream(path)
+				envs, err := readStream(path, cmd.ErrOrStderr())
 				if err != nil {
 					return &ExitError{Code: exitUsage, Err: err}
 				}
@@ -121,14 +122,21 @@ Formats: ` + fmt.Sprint(formatters.Names()) + `.`,
 	return cmd
 }
 
-// readStream reads a whole NDJSON message stream.
-func readStream(path string) ([]*messages.Envelope, error) {
+// readStream reads a whole NDJSON message stream. A stream cut in the
+// middle of its last line (a killed run's) is read up to that line, with a
+// note on warn: its reports show what ran, unfinished test cases as such.
+func readStream(path string, warn io.Writer) ([]*messages.Envelope, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("report: %w", err)
 	}
 	defer f.Close()
 	envs, err := messages.ReadAll(f, path)
+	var cut *messages.CutError
+	if errors.As(err, &cut) {
+		fmt.Fprintf(warn, "ferridriver: report: %v; its last line is left out\n", cut)
+		err = nil
+	}
 	if err != nil {
 		return nil, fmt.Errorf("report: %w", err)
 	}
