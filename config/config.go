@@ -80,6 +80,12 @@ type Test struct {
 	Shard           string         `mapstructure:"shard"`
 	// BuiltinSteps loads the built-in step library (default true).
 	BuiltinSteps *bool `mapstructure:"builtinSteps"`
+	// AttachmentLimit is the largest attachment step code may make, in
+	// MiB (unset: the runner's default; 0: no limit).
+	AttachmentLimit *int `mapstructure:"attachmentLimit"`
+	// MemoryLimit is how much a step or hook may grow ferridriver's heap
+	// while it runs, in MiB (unset: the runner's default; 0: no limit).
+	MemoryLimit *int `mapstructure:"memoryLimit"`
 }
 
 // Steps is the [steps] section: the project's data for the built-in step
@@ -206,7 +212,7 @@ func Load(dir, file string) (*Config, error) {
 var envKeys = []string{
 	"test.features", "test.steps", "test.tags", "test.name", "test.parallel", "test.retry", "test.retrytagfilter",
 	"test.strict", "test.dryrun", "test.failfast", "test.order", "test.language", "test.format", "test.shard",
-	"test.worldparameters",
+	"test.worldparameters", "test.attachmentlimit", "test.memorylimit",
 	"browser.browser", "browser.headless", "browser.executablepath", "browser.channel", "browser.baseurl",
 	"browser.screenshot", "browser.trace", "browser.perworker", "browser.slowmo",
 	"browser.connect", "browser.connectovercdp", "browser.connectheaders", "browser.connecttimeout", "browser.exposenetwork",
@@ -574,6 +580,12 @@ func (c *Config) validate() error {
 	}
 	if t.Retry < 0 {
 		return &Error{Key: "test.retry", Msg: fmt.Sprintf("must be >= 0, got %d", t.Retry)}
+	}
+	if t.AttachmentLimit != nil && *t.AttachmentLimit < 0 {
+		return &Error{Key: "test.attachmentLimit", Msg: fmt.Sprintf("must be >= 0 (MiB; 0: no limit), got %d", *t.AttachmentLimit)}
+	}
+	if t.MemoryLimit != nil && *t.MemoryLimit < 0 {
+		return &Error{Key: "test.memoryLimit", Msg: fmt.Sprintf("must be >= 0 (MiB; 0: no limit), got %d", *t.MemoryLimit)}
 	}
 	if err := expandHeaders(c.Browser.ConnectHeaders); err != nil {
 		return err

@@ -342,7 +342,9 @@ func (vm *VM) attachFunctions() (attach, log, link goja.Value) {
 		return vm.attach(call.Argument(0), call.Argument(1))
 	})
 	log = rt.ToValue(func(call goja.FunctionCall) goja.Value {
-		vm.emit(&messages.Attachment{Body: vm.format(call.Arguments), ContentEncoding: messages.AttachmentContentEncodingIdentity, MediaType: "text/x.cucumber.log+plain"})
+		body := vm.format(call.Arguments)
+		vm.checkAttachment(int64(len(body)))
+		vm.emit(&messages.Attachment{Body: body, ContentEncoding: messages.AttachmentContentEncodingIdentity, MediaType: "text/x.cucumber.log+plain"})
 		return goja.Undefined()
 	})
 	link = rt.ToValue(func(call goja.FunctionCall) goja.Value {
@@ -350,10 +352,29 @@ func (vm *VM) attachFunctions() (attach, log, link goja.Value) {
 		for i, a := range call.Arguments {
 			urls[i] = a.String()
 		}
-		vm.emit(&messages.Attachment{Body: strings.Join(urls, "\n"), ContentEncoding: messages.AttachmentContentEncodingIdentity, MediaType: "text/uri-list"})
+		body := strings.Join(urls, "\n")
+		vm.checkAttachment(int64(len(body)))
+		vm.emit(&messages.Attachment{Body: body, ContentEncoding: messages.AttachmentContentEncodingIdentity, MediaType: "text/uri-list"})
 		return goja.Undefined()
 	})
 	return
+}
+
+// attachmentError is the error of an attachment of size bytes, nil when
+// it is within the attachment limit.
+func (vm *VM) attachmentError(size int64) error {
+	if limit := vm.opts.AttachmentLimit; limit > 0 && size > limit {
+		return &AttachmentError{Size: size, Limit: limit}
+	}
+	return nil
+}
+
+// checkAttachment throws when an attachment of size bytes is over the
+// attachment limit.
+func (vm *VM) checkAttachment(size int64) {
+	if err := vm.attachmentError(size); err != nil {
+		vm.Throw(err)
+	}
 }
 
 // attach implements World.attach(data, mediaType | {mediaType, fileName}):
@@ -376,8 +397,21 @@ func (vm *VM) attach(data, opt goja.Value) goja.Value {
 			a.MediaType = opt.String()
 		}
 	}
+	mt, base64Data := strings.CutPrefix(a.MediaType, "base64:")
+	size := func(n int) int64 {
+		if base64Data {
+			return int64(base64.StdEncoding.DecodedLen(n))
+		}
+		return int64(n)
+	}
+	if js, ok := data.(goja.String); ok {
+		// A string's UTF-8 bytes are at least its UTF-16 units: one too
+		// long is refused before it is copied out of the VM.
+		vm.checkAttachment(size(js.Length()))
+	}
 	if s, ok := data.Export().(string); ok {
-		if mt, found := strings.CutPrefix(a.MediaType, "base64:"); found {
+		vm.checkAttachment(size(len(s)))
+		if base64Data {
 			a.MediaType = mt
 			a.ContentEncoding = messages.AttachmentContentEncodingBase64
 		} else if a.MediaType == "" {
@@ -399,6 +433,12 @@ func (vm *VM) attach(data, opt goja.Value) goja.Value {
 		path := p.String()
 		target := vm.attachTarget
 		return vm.loop.Promise(func() (any, error) {
+			// A file over the limit is refused before it is read.
+			if fi, err := os.Stat(path); err == nil {
+				if err := vm.attachmentError(fi.Size()); err != nil {
+					return nil, err
+				}
+			}
 			return os.ReadFile(path)
 		}, func(rt *goja.Runtime, v any) (goja.Value, error) {
 			a.ContentEncoding = messages.AttachmentContentEncodingBase64
@@ -410,6 +450,7 @@ func (vm *VM) attach(data, opt goja.Value) goja.Value {
 		})
 	}
 	if b, ok := bytesOf(rt, obj); ok {
+		vm.checkAttachment(int64(len(b)))
 		a.ContentEncoding = messages.AttachmentContentEncodingBase64
 		a.Body = base64.StdEncoding.EncodeToString(b)
 		vm.emit(a)
@@ -425,6 +466,7 @@ func (vm *VM) attach(data, opt goja.Value) goja.Value {
 	then, _ := goja.AssertFunction(p.ToObject(rt).Get("then"))
 	res, _ := then(p, rt.ToValue(func(call goja.FunctionCall) goja.Value {
 		b, _ := bytesOf(rt, call.Argument(0).ToObject(rt))
+		vm.checkAttachment(int64(len(b)))
 		a.ContentEncoding = messages.AttachmentContentEncodingBase64
 		a.Body = base64.StdEncoding.EncodeToString(b)
 		if target != nil {

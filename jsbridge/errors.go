@@ -42,6 +42,47 @@ func (e *TimeoutError) Error() string {
 	return fmt.Sprintf("%s timed out after %d ms", e.What, e.Ms)
 }
 
+// MemoryError stops a step or hook that grew the process's heap past the
+// VM's memory limit (VMOptions.MemoryLimit). goja has no memory limit of
+// its own: the heap is watched while the function runs (internal/memwatch).
+type MemoryError struct {
+	// Limit is the growth allowed; Grown how much the heap grew while the
+	// function ran, to Heap (bytes).
+	Limit, Grown, Heap uint64
+}
+
+func (e *MemoryError) Error() string {
+	return fmt.Sprintf("stopped: ferridriver's heap grew by %d MiB while it ran (to %d MiB), over the memory limit of %d MiB "+
+		"a step or hook may use ([test] memoryLimit in ferridriver.toml, FERRIDRIVER_TEST_MEMORYLIMIT or --memory-limit)",
+		e.Grown>>20, e.Heap>>20, e.Limit>>20)
+}
+
+// AttachmentError is an attachment larger than the VM's attachment limit
+// (VMOptions.AttachmentLimit).
+type AttachmentError struct {
+	Size, Limit int64
+}
+
+func (e *AttachmentError) Error() string {
+	size, limit := byteSize(e.Size), byteSize(e.Limit)
+	if size == limit {
+		size, limit = fmt.Sprintf("%d bytes", e.Size), fmt.Sprintf("%d bytes", e.Limit)
+	}
+	return fmt.Sprintf("attach: the attachment is %s, over the attachment limit of %s "+
+		"([test] attachmentLimit in ferridriver.toml, FERRIDRIVER_TEST_ATTACHMENTLIMIT or --attachment-limit)", size, limit)
+}
+
+// byteSize writes n bytes for people: "1.5 MiB", "640 KiB", "12 bytes".
+func byteSize(n int64) string {
+	switch {
+	case n >= 1<<20:
+		return strings.TrimSuffix(fmt.Sprintf("%.1f", float64(n)/(1<<20)), ".0") + " MiB"
+	case n >= 1<<10:
+		return strings.TrimSuffix(fmt.Sprintf("%.1f", float64(n)/(1<<10)), ".0") + " KiB"
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
+
 // ErrorValue makes a JS Error carrying err's message, so Go failures reach
 // JS code as ordinary exceptions (catchable, with .message).
 func ErrorValue(rt *goja.Runtime, err error) goja.Value {
@@ -70,8 +111,11 @@ func (vm *VM) toJSError(err error) error {
 	}
 	var intr *goja.InterruptedError
 	if errors.As(err, &intr) {
-		if te, ok := intr.Value().(*TimeoutError); ok {
-			return te
+		switch v := intr.Value().(type) {
+		case *TimeoutError:
+			return v
+		case *MemoryError:
+			return v
 		}
 		return err
 	}

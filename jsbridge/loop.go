@@ -47,6 +47,15 @@ func (l *Loop) Stop() {
 	}
 }
 
+// Wake makes a loop waiting for work check its state now (an Await's stop
+// function). Safe from any goroutine.
+func (l *Loop) Wake() {
+	select {
+	case l.wake <- struct{}{}:
+	default:
+	}
+}
+
 // Stopped reports whether Stop was called.
 func (l *Loop) Stopped() bool { return l.stopped.Load() }
 

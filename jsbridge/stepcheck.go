@@ -1,10 +1,14 @@
 package jsbridge
 
 import (
+	"errors"
 	"math"
+	"sync/atomic"
 	"time"
 
 	"github.com/dop251/goja"
+
+	"github.com/ferridriver/ferridriver/internal/memwatch"
 )
 
 // StepCheck runs on the loop goroutine after a step or hook function has
@@ -24,6 +28,9 @@ type stepState struct {
 	// exit is set by process.exit while a step or hook runs: it fails it,
 	// even if the code caught the exception process.exit threw.
 	exit *ExitError
+	// memStop is set, from the memory watch's goroutine, when the running
+	// step or hook grew the heap past VMOptions.MemoryLimit.
+	memStop atomic.Pointer[MemoryError]
 }
 
 type stepStateKey struct{}
@@ -63,7 +70,11 @@ func (vm *VM) invokeStep(fn goja.Callable, length int, this goja.Value, args []g
 	vm.UnhandledRejections()
 	st.exit = nil
 	st.watchRejections = true
+	releaseMemory := vm.watchStepMemory(st)
 	v, err := vm.invoke(fn, length, this, args, timeout)
+	if me := releaseMemory(err); me != nil {
+		v, err = nil, me
+	}
 	st.watchRejections = false
 	st.deadline = time.Time{}
 	if exit := vm.exitRequested(); exit != nil {
@@ -85,4 +96,43 @@ func (vm *VM) stepTimeLeft(goja.FunctionCall) goja.Value {
 		return vm.rt.ToValue(math.Inf(1))
 	}
 	return vm.rt.ToValue(max(time.Until(d).Milliseconds(), 0))
+}
+
+// watchStepMemory watches the heap while a step or hook runs: once it has
+// grown by more than VMOptions.MemoryLimit, the function's JavaScript is
+// interrupted (and its await given up) with a *MemoryError. The returned
+// release ends the watch; given the function's error, it returns the
+// *MemoryError when the limit stopped it (its interrupt cleared, and the
+// memory returned to the system), nil otherwise.
+func (vm *VM) watchStepMemory(st *stepState) (release func(err error) *MemoryError) {
+	limit := vm.opts.MemoryLimit
+	if limit <= 0 {
+		return func(error) *MemoryError { return nil }
+	}
+	st.memStop.Store(nil)
+	base := memwatch.Heap()
+	stop := memwatch.Watch(base+uint64(limit), func(heap uint64) {
+		me := &MemoryError{Limit: uint64(limit), Grown: heap - base, Heap: heap}
+		vm.interruptMu.Lock()
+		defer vm.interruptMu.Unlock()
+		st.memStop.Store(me)
+		vm.interrupted.Store(true)
+		vm.rt.Interrupt(me)
+		vm.loop.Wake()
+	})
+	return func(err error) *MemoryError {
+		stop() // no interrupt comes after it
+		me := st.memStop.Swap(nil)
+		if me == nil {
+			return nil
+		}
+		// Delivered or not, the interrupt must not reach the next call;
+		// another's (an interrupted run's) is left to unwind to its owner.
+		var intr *goja.InterruptedError
+		if !errors.As(err, &intr) || intr.Value() == me {
+			vm.rt.ClearInterrupt()
+		}
+		memwatch.Release()
+		return me
+	}
 }

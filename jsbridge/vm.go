@@ -57,6 +57,14 @@ type VMOptions struct {
 	// registry starts with them, without their functions (see
 	// LibraryIndex), when NewVM loads a bundle. Nil for none.
 	Stubs *LibraryIndex
+	// AttachmentLimit is the largest attachment (bytes of data, decoded)
+	// step code may make with attach, log or link; a larger one throws
+	// (see AttachmentError). 0: no limit.
+	AttachmentLimit int64
+	// MemoryLimit is how much a step or hook may grow the process's heap
+	// while it runs; past it, it is stopped with a *MemoryError. 0: no
+	// limit.
+	MemoryLimit int64
 }
 
 // VM is one goja runtime with its event loop, the builtin modules and the
@@ -490,14 +498,19 @@ func (vm *VM) settle(v goja.Value, deadline time.Time, what string, timeout time
 		return v, nil
 	}
 	var stop func() bool
-	if st := vm.stepState(); st.watchRejections {
-		stop = func() bool { return st.exit != nil || vm.hasUnhandledRejection() }
+	st := vm.stepState()
+	if st.watchRejections {
+		stop = func() bool { return st.exit != nil || st.memStop.Load() != nil || vm.hasUnhandledRejection() }
 	}
 	if !vm.loop.AwaitUntil(p, deadline, stop) {
 		if err := vm.stopped(); err != nil {
 			return nil, err
 		}
-		if st := vm.stepState(); st.exit != nil {
+		if me := st.memStop.Load(); me != nil {
+			// The step grew the heap past its limit (watchStepMemory).
+			return nil, me
+		}
+		if st.exit != nil {
 			// process.exit in a callback of the step: invokeStep reports it.
 			return nil, st.exit
 		}

@@ -243,6 +243,10 @@ func exceptionOf(err error) *messages.Exception {
 		msg := fmt.Sprintf("function timed out, ensure the promise resolves within %d milliseconds", te.Ms)
 		return &messages.Exception{Type: "TimeoutError", Message: messages.Ptr(msg), StackTrace: messages.Ptr("TimeoutError: " + msg)}
 	}
+	var me *jsbridge.MemoryError
+	if errors.As(err, &me) {
+		return &messages.Exception{Type: "RangeError", Message: messages.Ptr(me.Error()), StackTrace: messages.Ptr("RangeError: " + me.Error())}
+	}
 	var ie *interruptedError
 	if errors.As(err, &ie) {
 		return &messages.Exception{Type: "Interrupted", Message: messages.Ptr(ie.Error()), StackTrace: messages.Ptr("Interrupted: " + ie.Error())}

@@ -25,6 +25,24 @@ var DefaultStepPaths = []string{
 	"features/**/*.{js,cjs,mjs,ts,cts,mts}",
 }
 
+// The defaults of Options.AttachmentLimit and Options.MemoryLimit.
+const (
+	DefaultAttachmentLimit = 64 << 20
+	DefaultMemoryLimit     = 1 << 30
+)
+
+// limitOrDefault resolves a limit of Options: 0 is def, a negative value
+// none (0 for the VM).
+func limitOrDefault(v, def int64) int64 {
+	switch {
+	case v == 0:
+		return def
+	case v < 0:
+		return 0
+	}
+	return v
+}
+
 // Options configure a run. The CLI fills them from ferridriver.toml,
 // FERRIDRIVER_* variables and flags.
 type Options struct {
@@ -80,6 +98,13 @@ type Options struct {
 	Stdout, Stderr io.Writer
 	// Environment plugs a test environment (the browser) into the workers.
 	Environment Environment
+	// AttachmentLimit is the largest attachment step code may make
+	// (bytes): 0 means DefaultAttachmentLimit, a negative value no limit.
+	AttachmentLimit int64
+	// MemoryLimit is how much a step or hook may grow the process's heap
+	// while it runs (bytes), past which it is stopped and fails: 0 means
+	// DefaultMemoryLimit, a negative value no limit.
+	MemoryLimit int64
 	// Cache keeps bundles between runs and what the built-in library
 	// registers, so that a run whose features use none of the library's
 	// steps does not load it (see lazylib.go); nil for none: the library

@@ -386,6 +386,8 @@ func newVM(opts Options, b *jsbridge.Bundle, stubs *jsbridge.LibraryIndex, worke
 		Stdout:          opts.Stdout,
 		Stderr:          opts.Stderr,
 		WorkerID:        strconv.Itoa(worker),
+		AttachmentLimit: limitOrDefault(opts.AttachmentLimit, DefaultAttachmentLimit),
+		MemoryLimit:     limitOrDefault(opts.MemoryLimit, DefaultMemoryLimit),
 	})
 	if err != nil {
 		return nil, err

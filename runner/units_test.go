@@ -232,6 +232,40 @@ func TestStreamOrdersBlocks(t *testing.T) {
 	}
 }
 
+// earlyRecorder records what an EarlySink is given.
+type earlyRecorder struct{ handled, early []string }
+
+func (r *earlyRecorder) Handle(e *messages.Envelope) {
+	r.handled = append(r.handled, e.TestStepStarted.TestStepID)
+}
+func (r *earlyRecorder) Early(e *messages.Envelope) {
+	r.early = append(r.early, e.TestStepStarted.TestStepID)
+}
+
+// An EarlySink gets the envelopes of blocks behind the head when they are
+// produced, and every envelope once more in stream order.
+func TestStreamGivesEarlySinkBufferedBlocks(t *testing.T) {
+	rec := &earlyRecorder{}
+	s := newStream(rec)
+	ev := func(id string) *messages.Envelope {
+		return &messages.Envelope{TestStepStarted: &messages.TestStepStarted{TestStepID: id}}
+	}
+	s.emit(1, ev("b1"))
+	s.emit(0, ev("a1"))
+	s.emit(2, ev("c1"))
+	s.finish(0)
+	s.emit(1, ev("b2")) // block 1 is the head now: live
+	s.emit(2, ev("c2"))
+	s.finish(1)
+	s.finish(2)
+	if want := []string{"b1", "c1", "c2"}; !reflect.DeepEqual(rec.early, want) {
+		t.Errorf("early: got %v, want %v", rec.early, want)
+	}
+	if want := []string{"a1", "b1", "b2", "c1", "c2"}; !reflect.DeepEqual(rec.handled, want) {
+		t.Errorf("handled: got %v, want %v", rec.handled, want)
+	}
+}
+
 func TestAttemptState(t *testing.T) {
 	st := &attemptState{worst: messages.TestStepResultStatusPassed}
 	st.record(messages.TestStepResult{Status: messages.TestStepResultStatusSkipped}, nil, false)

@@ -48,6 +48,8 @@ type bddFlags struct {
 	noColor         bool
 	profiles        []string
 	printConfig     bool
+	attachmentLimit int
+	memoryLimit     int
 }
 
 func init() {
@@ -96,6 +98,8 @@ file or tag expression; 130 interrupted.`,
 	fl.BoolVar(&f.noColor, "no-color", false, "disable colours")
 	fl.StringArrayVarP(&f.profiles, "profile", "p", nil, "cucumber-js configuration profile to use (repeatable, merged in order)")
 	fl.BoolVar(&f.printConfig, "print-config", false, "print the resolved configuration and where each value came from, then exit")
+	fl.IntVar(&f.attachmentLimit, "attachment-limit", runner.DefaultAttachmentLimit>>20, "largest attachment a step may make, MiB (0: no limit)")
+	fl.IntVar(&f.memoryLimit, "memory-limit", runner.DefaultMemoryLimit>>20, "MiB a step or hook may grow ferridriver's heap by while it runs; past it the step fails (0: no limit)")
 	rootCmd.AddCommand(cmd)
 }
 
@@ -323,6 +327,11 @@ func bddOptions(cmd *cobra.Command, args []string, f *bddFlags, cfg *config.Conf
 	if changed("import") || changed("require") {
 		opts.Steps = f.imports
 	}
+	opts.AttachmentLimit = limitOption(t.AttachmentLimit, changed("attachment-limit"), f.attachmentLimit)
+	opts.MemoryLimit = limitOption(t.MemoryLimit, changed("memory-limit"), f.memoryLimit)
+	if f.attachmentLimit < 0 || f.memoryLimit < 0 {
+		return opts, nil, nil, errors.New("--attachment-limit and --memory-limit must be >= 0 (MiB; 0: no limit)")
+	}
 	if opts.Parallel < 0 || opts.Retry < 0 {
 		return opts, nil, nil, errors.New("--parallel and --retry must be >= 0")
 	}
@@ -382,6 +391,25 @@ func bddOptions(cmd *cobra.Command, args []string, f *bddFlags, cfg *config.Conf
 		specs = append([]formatters.Spec{{Name: "progress"}}, specs...)
 	}
 	return opts, specs, formatOptions, nil
+}
+
+// limitOption is a runner limit (bytes; 0 the default, negative none)
+// from a [test] key and a flag in MiB, the flag winning; 0 MiB is none.
+func limitOption(key *int, flagSet bool, flag int) int64 {
+	mib := -1
+	switch {
+	case flagSet:
+		mib = flag
+	case key != nil:
+		mib = *key
+	}
+	switch {
+	case mib < 0:
+		return 0 // the runner's default
+	case mib == 0:
+		return -1
+	}
+	return int64(mib) << 20
 }
 
 // colorEnabled decides ANSI colours: on a terminal, unless NO_COLOR, the

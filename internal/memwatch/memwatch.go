@@ -1,0 +1,81 @@
+// Package memwatch stops code that grows the process's heap past a limit.
+// goja has no memory limit of its own, per VM or per call: while guarded
+// code runs, the process's heap is read every few milliseconds, and the
+// code is stopped (by its host, through the callback) once the heap passes
+// the limit. The MCP server guards its tool calls and scripts with it,
+// `ferridriver bdd` its steps and hooks.
+package memwatch
+
+import (
+	"runtime"
+	"runtime/debug"
+	"runtime/metrics"
+	"time"
+)
+
+// Poll is how often a watch reads the heap: often enough that a loop
+// allocating as fast as goja can does not get far past the limit.
+const Poll = 5 * time.Millisecond
+
+const heapMetric = "/memory/classes/heap/objects:bytes"
+
+// Heap returns the memory held by heap objects, live or not yet swept.
+func Heap() uint64 {
+	s := []metrics.Sample{{Name: heapMetric}}
+	metrics.Read(s)
+	if s[0].Value.Kind() != metrics.KindUint64 {
+		return 0
+	}
+	return s[0].Value.Uint64()
+}
+
+// Watch calls exceeded once, with the heap's size, when the heap passes
+// limit, until the returned stop is called; stop waits for the watch to
+// end, so exceeded is never called after it returns. A heap found over
+// the limit is collected first, and exceeded is called only if what is
+// live is still over it: garbage the collector has not reached yet is no
+// reason to stop anything. A limit of 0 watches nothing.
+func Watch(limit uint64, exceeded func(heap uint64)) (stop func()) {
+	if limit == 0 {
+		return func() {}
+	}
+	quit := make(chan struct{})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		tick := time.NewTicker(Poll)
+		defer tick.Stop()
+		for {
+			select {
+			case <-quit:
+				return
+			case <-tick.C:
+				if Heap() <= limit {
+					continue
+				}
+				runtime.GC()
+				select {
+				case <-quit:
+					return
+				default:
+				}
+				if h := Heap(); h > limit {
+					exceeded(h)
+					return
+				}
+			}
+		}
+	}()
+	return func() {
+		close(quit)
+		<-done
+	}
+}
+
+// Release returns the memory of what was stopped to the system at once
+// (the collector would otherwise wait for the heap to grow again before
+// it frees it, and the next watch would start from a heap still full).
+func Release() {
+	runtime.GC()
+	debug.FreeOSMemory()
+}
