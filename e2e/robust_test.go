@@ -318,3 +318,124 @@ func TestReportsOnAFullDiskThroughTheBinary(t *testing.T) {
 	}
 	validateJUnit(t, filepath.Join(dir, "re", "junit.xml"))
 }
+
+// An attachment over the limit fails its step with an error naming its
+// size, the limit and the setting, and the run goes on with complete
+// reports: with the default limit (64 MiB), with [test] attachmentLimit,
+// and with --attachment-limit 0 (no limit) (issue 25 item 6).
+func TestAttachmentLimitThroughTheBinary(t *testing.T) {
+	dir := t.TempDir()
+	testenv.WriteFiles(t, dir, map[string]string{
+		"features/attach.feature": `Feature: attachments
+  Scenario: 65 MiB
+    Given an attachment of 65 MiB
+    Then a step
+
+  Scenario: 2 MiB
+    Given an attachment of 2 MiB
+`,
+		"steps/steps.js": `const { Given } = require('@cucumber/cucumber')
+Given('an attachment of {int} MiB', function (n) { this.attach(Buffer.alloc(n << 20), 'application/octet-stream') })
+Given('a step', function () {})
+`,
+	})
+	run := func(args ...string) (runResult, map[string]string) {
+		t.Helper()
+		r := ferridriver(t, dir, append([]string{"bdd", "--format", "summary", "--format", "junit:out/junit.xml", "--format", "message:out/run.ndjson"}, args...)...)
+		status := map[string]string{}
+		var js junitCases
+		if err := xml.Unmarshal(mustRead(t, filepath.Join(dir, "out", "junit.xml")), &js); err != nil {
+			t.Fatalf("junit: %v", err)
+		}
+		for _, c := range js.Cases {
+			status[c.Name] = map[bool]string{true: "failed", false: "passed"}[c.Failure != nil]
+		}
+		return r, status
+	}
+	r, status := run()
+	want := "attach: the attachment is 65 MiB, over the attachment limit of 64 MiB ([test] attachmentLimit in ferridriver.toml, FERRIDRIVER_TEST_ATTACHMENTLIMIT or --attachment-limit)"
+	if r.code != 1 || !strings.Contains(r.stdout, want) || fmt.Sprint(status) != "map[2 MiB:passed 65 MiB:failed]" {
+		t.Errorf("default limit: exit %d %v\n%s\n%s", r.code, status, r.stdout, r.stderr)
+	}
+	if envs := readEnvelopes(t, filepath.Join(dir, "out", "run.ndjson")); count(envs, "attachment") != 1 || count(envs, "testRunFinished") != 1 {
+		t.Errorf("the stream holds %d attachments, want the small one only", count(envs, "attachment"))
+	}
+
+	testenv.WriteFiles(t, dir, map[string]string{"ferridriver.toml": "[test]\nattachmentLimit = 1\n"})
+	r, status = run()
+	if r.code != 1 || !strings.Contains(r.stdout, "the attachment is 2 MiB, over the attachment limit of 1 MiB") || fmt.Sprint(status) != "map[2 MiB:failed 65 MiB:failed]" {
+		t.Errorf("attachmentLimit = 1: exit %d %v\n%s", r.code, status, r.stdout)
+	}
+	r, status = run("--attachment-limit", "0", "--name", "2 MiB")
+	if r.code != 0 || fmt.Sprint(status) != "map[2 MiB:passed]" {
+		t.Errorf("--attachment-limit 0: exit %d %v\n%s\n%s", r.code, status, r.stdout, r.stderr)
+	}
+}
+
+// A step or hook that allocates without bound is stopped with an error
+// saying so once it has grown the heap by the memory limit (the default,
+// 1 GiB, and [test] memoryLimit); the run goes on and its reports are
+// complete (issue 25 item 6). The hogs hold typed arrays, which Go
+// allocates at once, a few milliseconds apart; they give up at 3 GiB, so
+// that a build without the limit fails the test rather than the machine.
+func TestMemoryLimitThroughTheBinary(t *testing.T) {
+	dir := t.TempDir()
+	testenv.WriteFiles(t, dir, map[string]string{
+		"features/memory.feature": `Feature: memory
+  Scenario: a step that allocates without bound
+    Given a step that allocates without bound
+    Then a step
+
+  Scenario: an async step that allocates without bound
+    Given an async step that allocates without bound
+
+  @hog
+  Scenario: a hook that allocates without bound
+    Given a step
+
+  Scenario: after them
+    Given a step
+`,
+		"steps/steps.js": `const { Given, Before } = require('@cucumber/cucumber')
+const chunks = 192, chunk = 16 << 20
+const pause = (ms) => { const t = Date.now(); while (Date.now() - t < ms) {} }
+Given('a step that allocates without bound', { timeout: 60000 }, function () {
+  const keep = []
+  for (let i = 0; i < chunks; i++) { keep.push(new Uint8Array(chunk)); pause(5) }
+})
+Given('an async step that allocates without bound', { timeout: 60000 }, async function () {
+  this.keep = []
+  for (let i = 0; i < chunks; i++) { this.keep.push(new Uint8Array(chunk)); await new Promise((r) => setTimeout(r, 5)) }
+})
+Before({ tags: '@hog', timeout: 60000 }, function () {
+  globalThis.kept = []
+  for (let i = 0; i < chunks; i++) { globalThis.kept.push(new Uint8Array(chunk)); pause(5) }
+})
+Given('a step', function () {})
+`,
+	})
+	for _, tc := range []struct {
+		name, config, limit string
+	}{
+		{"default", "", "1024 MiB"},
+		{"memoryLimit = 256", "[test]\nmemoryLimit = 256\n", "256 MiB"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			testenv.WriteFiles(t, dir, map[string]string{"ferridriver.toml": tc.config})
+			r := ferridriver(t, dir, "bdd", "--format", "summary", "--format", "junit:out/junit.xml")
+			if r.code != 1 || !strings.Contains(r.stdout, "4 scenarios (1 passed, 3 failed)") {
+				t.Fatalf("exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+			}
+			if n := strings.Count(r.stdout, "RangeError: stopped: ferridriver's heap grew by "); n != 3 {
+				t.Errorf("%d steps or hooks stopped for their memory, want 3:\n%s", n, r.stdout)
+			}
+			if want := "over the memory limit of " + tc.limit + " a step or hook may use ([test] memoryLimit in ferridriver.toml, FERRIDRIVER_TEST_MEMORYLIMIT or --memory-limit)"; !strings.Contains(r.stdout, want) {
+				t.Errorf("the error lacks %q:\n%s", want, r.stdout)
+			}
+			js := readJUnit(t, filepath.Join(dir, "out", "junit.xml"))
+			if js.Tests != 4 || js.Failures != 3 {
+				t.Errorf("junit: %d tests, %d failures", js.Tests, js.Failures)
+			}
+		})
+	}
+}

@@ -110,7 +110,10 @@ func (vm *VM) watchStepMemory(st *stepState) (release func(err error) *MemoryErr
 		return func(error) *MemoryError { return nil }
 	}
 	st.memStop.Store(nil)
-	base := memwatch.Heap()
+	// The growth is counted from what the last collection found live:
+	// the heap now may hold garbage (an earlier test case's World) that
+	// the collection made before any stop frees.
+	base := memwatch.Live()
 	stop := memwatch.Watch(base+uint64(limit), func(heap uint64) {
 		me := &MemoryError{Limit: uint64(limit), Grown: heap - base, Heap: heap}
 		vm.interruptMu.Lock()

@@ -7,6 +7,7 @@ import (
 
 	"github.com/dop251/goja"
 
+	"github.com/ferridriver/ferridriver/internal/memwatch"
 	"github.com/ferridriver/ferridriver/jsbridge"
 	"github.com/ferridriver/ferridriver/messages"
 )
@@ -21,6 +22,10 @@ type worker struct {
 	workerID *string
 	// lastStarted is the id of the attempt running (or last run).
 	lastStarted string
+	// memoryStopped is set when a step or hook was stopped for its
+	// memory: the memory the World held is returned once the next World
+	// replaces it.
+	memoryStopped bool
 }
 
 // status ranks, worst last, as Cucumber orders them.
@@ -95,6 +100,10 @@ func (w *worker) runAttempt(emit func(*messages.Envelope), tc *plannedCase, atte
 	if !w.run.opts.DryRun {
 		world, worldErr = w.vm.NewWorld()
 	}
+	if w.memoryStopped {
+		w.memoryStopped = false
+		memwatch.Release()
+	}
 	var lastStepID string
 	for _, st := range tc.steps {
 		stepID := st.msg.ID
@@ -134,6 +143,9 @@ func (w *worker) runAttempt(emit func(*messages.Envelope), tc *plannedCase, atte
 			}
 		}
 		result := w.run.result(out, duration)
+		if errors.As(out.Err, new(*jsbridge.MemoryError)) {
+			w.memoryStopped = true
+		}
 		if st.ambiguous != "" && out.Status == messages.TestStepResultStatusAmbiguous {
 			result.Message = messages.Ptr(st.ambiguous)
 		}

@@ -17,11 +17,21 @@ import (
 // allocating as fast as goja can does not get far past the limit.
 const Poll = 5 * time.Millisecond
 
-const heapMetric = "/memory/classes/heap/objects:bytes"
+const (
+	heapMetric = "/memory/classes/heap/objects:bytes"
+	liveMetric = "/gc/heap/live:bytes"
+)
 
 // Heap returns the memory held by heap objects, live or not yet swept.
-func Heap() uint64 {
-	s := []metrics.Sample{{Name: heapMetric}}
+func Heap() uint64 { return read(heapMetric) }
+
+// Live returns the heap that the last collection found live: what the
+// process holds, without the garbage made since (0 before the first
+// collection).
+func Live() uint64 { return read(liveMetric) }
+
+func read(name string) uint64 {
+	s := []metrics.Sample{{Name: name}}
 	metrics.Read(s)
 	if s[0].Value.Kind() != metrics.KindUint64 {
 		return 0
