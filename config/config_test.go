@@ -81,6 +81,8 @@ func TestErrorsNameFileAndKey(t *testing.T) {
 		{"list of numbers", "ferridriver.json", `{"test":{"features":[1]}}`, `ferridriver.json: test.features: item 0: expected a string`},
 		{"table expected", "ferridriver.toml", "[test]\nworldParameters = 3\n", `test.worldParameters: expected a table, got a number (3)`},
 		{"negative", "ferridriver.toml", "[test]\nretry = -1\n", `ferridriver.toml: test.retry: must be >= 0, got -1`},
+		{"negative attachment limit", "ferridriver.toml", "[test]\nattachmentLimit = -1\n", `ferridriver.toml: test.attachmentLimit: must be >= 0 (MiB; 0: no limit), got -1`},
+		{"negative memory limit", "ferridriver.toml", "[test]\nmemoryLimit = -5\n", `ferridriver.toml: test.memoryLimit: must be >= 0 (MiB; 0: no limit), got -5`},
 		{"syntax", "ferridriver.toml", "[test\n", `ferridriver.toml: `},
 		{"steps key", "ferridriver.toml", "[steps]\npage = [\"p/*.yaml\"]\n", `ferridriver.toml: steps.page: unknown key (did you mean "pages"?)`},
 		{"steps pages glob", "ferridriver.toml", "[steps]\npages = [\"p/[.yaml\"]\n", `ferridriver.toml: steps.pages[0]: "p/[.yaml" is not a valid glob`},
@@ -110,6 +112,27 @@ func TestEnvironmentOverridesFile(t *testing.T) {
 	t.Setenv("FERRIDRIVER_TEST_PARALLEL", "many")
 	if _, err := Load(dir, ""); err == nil || !strings.Contains(err.Error(), "parallel") {
 		t.Fatalf("bad env value: %v", err)
+	}
+}
+
+// The limits of [test] are unset (the runner's defaults) unless the file
+// or FERRIDRIVER_TEST_* sets them; 0 is kept (no limit).
+func TestLimits(t *testing.T) {
+	dir := write(t, "ferridriver.toml", "[test]\nattachmentLimit = 0\n")
+	cfg, err := Load(dir, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Test.AttachmentLimit == nil || *cfg.Test.AttachmentLimit != 0 || cfg.Test.MemoryLimit != nil {
+		t.Fatalf("attachmentLimit %v, memoryLimit %v", cfg.Test.AttachmentLimit, cfg.Test.MemoryLimit)
+	}
+	t.Setenv("FERRIDRIVER_TEST_ATTACHMENTLIMIT", "8")
+	t.Setenv("FERRIDRIVER_TEST_MEMORYLIMIT", "512")
+	if cfg, err = Load(dir, ""); err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Test.AttachmentLimit == nil || *cfg.Test.AttachmentLimit != 8 || cfg.Test.MemoryLimit == nil || *cfg.Test.MemoryLimit != 512 {
+		t.Fatalf("from the environment: attachmentLimit %v, memoryLimit %v", cfg.Test.AttachmentLimit, cfg.Test.MemoryLimit)
 	}
 }
 

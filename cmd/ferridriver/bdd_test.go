@@ -32,3 +32,26 @@ func TestDryRunStartsNoWebServer(t *testing.T) {
 		t.Errorf("bdd --dry-run: exit %d, want 0 (the web server must not be started)", code)
 	}
 }
+
+// A limit in MiB from [test] or its flag (the flag wins) becomes the
+// runner's bytes: unset is the runner's default (0), 0 MiB no limit (-1).
+func TestLimitOption(t *testing.T) {
+	mib := func(n int) *int { return &n }
+	for _, tc := range []struct {
+		key     *int
+		flagSet bool
+		flag    int
+		want    int64
+	}{
+		{nil, false, 64, 0},
+		{mib(8), false, 64, 8 << 20},
+		{mib(0), false, 64, -1},
+		{mib(8), true, 16, 16 << 20},
+		{mib(8), true, 0, -1},
+		{nil, true, 2048, 2048 << 20},
+	} {
+		if got := limitOption(tc.key, tc.flagSet, tc.flag); got != tc.want {
+			t.Errorf("limitOption(%v, %v, %d) = %d, want %d", tc.key, tc.flagSet, tc.flag, got, tc.want)
+		}
+	}
+}
