@@ -23,16 +23,12 @@ func FuzzParseFeature(f *testing.F) {
 		f.Add([]byte(seed))
 	}
 	// Lines longer than bufio.Scanner's 64 KiB limit, where the Gherkin
-	// library's own scanner gave up and its parser panicked: a step, a
-	// description, a doc string, a table cell, a tag, and one that is not
-	// Gherkin; plain and Markdown.
+	// library's own scanner gave up and its parser panicked: a step and a
+	// doc string line, one that is not Gherkin, a Markdown step and table
+	// cell (a few only: long inputs make every execution slower).
 	long := strings.Repeat("y", 66_000)
 	for _, seed := range []string{
-		"Feature: x\n  Scenario: a\n    Given " + long + "\n",
-		"Feature: x\n  " + long + "\n  Scenario: a\n    Given b\n",
-		"Feature: x\n  Scenario: a\n    Given b\n      \"\"\"\n      " + long + "\n      \"\"\"\n",
-		"Feature: x\n  Scenario: a\n    Given b\n      | " + long + " |\n",
-		"@" + long + "\nFeature: x\n",
+		"Feature: x\n  Scenario: a\n    Given " + long + "\n      \"\"\"\n      " + long + "\n      \"\"\"\n",
 		"Feature: x\n  Scenario: a\n    Given b\n    | a |\n" + long,
 		"# Feature: x\n## Scenario: a\n* Given " + long + "\n  | " + long + " |\n",
 	} {
