@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
+	"sync"
 	"time"
 )
 
@@ -45,24 +46,32 @@ func read(name string) uint64 {
 // the limit is collected first, and exceeded is called only if what is
 // live is still over it: garbage the collector has not reached yet is no
 // reason to stop anything. A limit of 0 watches nothing.
+//
+// The first reading is one Poll after the call: code that ends sooner (most
+// steps) costs a timer, not a goroutine.
 func Watch(limit uint64, exceeded func(heap uint64)) (stop func()) {
 	if limit == 0 {
 		return func() {}
 	}
+	var (
+		mu      sync.Mutex
+		stopped bool
+		done    chan struct{} // set when the watch started
+	)
 	quit := make(chan struct{})
-	done := make(chan struct{})
-	go func() {
+	timer := time.AfterFunc(Poll, func() {
+		mu.Lock()
+		if stopped {
+			mu.Unlock()
+			return
+		}
+		done = make(chan struct{})
+		mu.Unlock()
 		defer close(done)
 		tick := time.NewTicker(Poll)
 		defer tick.Stop()
 		for {
-			select {
-			case <-quit:
-				return
-			case <-tick.C:
-				if Heap() <= limit {
-					continue
-				}
+			if Heap() > limit {
 				runtime.GC()
 				select {
 				case <-quit:
@@ -74,11 +83,23 @@ func Watch(limit uint64, exceeded func(heap uint64)) (stop func()) {
 					return
 				}
 			}
+			select {
+			case <-quit:
+				return
+			case <-tick.C:
+			}
 		}
-	}()
+	})
 	return func() {
+		timer.Stop()
+		mu.Lock()
+		stopped = true
+		started := done
+		mu.Unlock()
 		close(quit)
-		<-done
+		if started != nil {
+			<-started
+		}
 	}
 }
 
