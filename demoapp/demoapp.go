@@ -7,8 +7,9 @@
 // Pages: / (index), /login (demo/secret) -> /welcome, /todo.html,
 // /table.html, /dialogs.html, /popup.html (opens /popup-content.html),
 // /slow.html?delay=ms; for the built-in step library's own features,
-// /elements.html, /forms.html, /frames.html (with nested frames) and
-// /environment.html (what the browser tells the page, and requests). API:
+// /elements.html, /forms.html, /frames.html (with nested frames),
+// /environment.html (what the browser tells the page, and requests) and
+// /catalogue.html (collections, a basket, downloads; catalogue.go). API:
 // GET/POST /api/todos, DELETE /api/todos/{id}, GET /api/slow?ms=N,
 // GET /api/health; users, login, echo, status and redirect endpoints are
 // listed in api.go.
@@ -92,6 +93,8 @@ func Handler() http.Handler {
 	mux.HandleFunc("POST /api/todos", a.addTodo)
 	mux.HandleFunc("DELETE /api/todos/{id}", a.deleteTodo)
 	mux.HandleFunc("GET /api/slow", slow)
+	mux.HandleFunc("POST /api/basket", addToBasket)
+	mux.HandleFunc("GET /api/export.csv", exportProducts)
 	a.apiRoutes(mux)
 	mux.HandleFunc("/templates/", http.NotFound)
 	mux.Handle("/", files)

@@ -54,6 +54,8 @@ export interface ApiState {
   pollMs: number
   next: NextRequest
   last?: Exchange
+  /** Responses named by "I remember the response as" or intercepted from the page. */
+  named: Map<string, Exchange>
 }
 
 const states = new WeakMap<object, ApiState>()
@@ -62,7 +64,7 @@ const states = new WeakMap<object, ApiState>()
 export function apiState(world: object): ApiState {
   let s = states.get(world)
   if (!s) {
-    s = { headers: [], followRedirects: true, pollMs: 10_000, next: { headers: [], query: [] } }
+    s = { headers: [], followRedirects: true, pollMs: 10_000, next: { headers: [], query: [] }, named: new Map() }
     states.set(world, s)
   }
   return s
@@ -197,7 +199,7 @@ function withQuery(url: string, query: Array<[string, string]>): string {
 }
 
 /** The body as JSON: when the Content-Type says JSON, or when it has none but looks like it. */
-function parseJSONBody(text: string, contentType: string): Exchange['json'] {
+export function parseJSONBody(text: string, contentType: string): Exchange['json'] {
   const declared = /[/+]json\b/i.test(contentType)
   if (!declared && !((contentType === '' || /^text\/plain\b/i.test(contentType)) && /^\s*[[{]/.test(text))) {
     return { ok: false, error: `it is ${contentType || 'not JSON'}${text.trim() ? `: ${JSON.stringify(text.trim().slice(0, 60))}` : ' and empty'}` }
@@ -308,10 +310,43 @@ export function lastExchange(world: object): Exchange {
   return ex
 }
 
-/** The last response's JSON, or a failure saying why it is not JSON. */
-export function responseJSON(world: object, subject: string): unknown {
-  const ex = lastExchange(world)
-  if (!ex.json.ok) throw failure(world, [`Expected a JSON response to read ${subject} from, but ${ex.json.error}`])
+/**
+ * Which response a step checks, as {response} writes it: `the response`
+ * (the last one) or `the "name" response` (one remembered or intercepted
+ * under that name).
+ */
+export interface ResponseRef {
+  /** undefined for the last response. */
+  name?: string
+  /** As a failure names it: `the response`, `the "created" response`. */
+  text: string
+}
+
+/** The last response. */
+export const theResponse: ResponseRef = { text: 'the response' }
+
+/** Keeps an exchange under a name, for `the "name" response`. */
+export function nameExchange(world: object, name: string, ex: Exchange): void {
+  apiState(world).named.set(name, ex)
+}
+
+/** The exchange a {response} names, or a clear error when there is none. */
+export function exchangeOf(world: object, r: ResponseRef = theResponse): Exchange {
+  if (r.name === undefined) return lastExchange(world)
+  const ex = apiState(world).named.get(r.name)
+  if (ex) return ex
+  const names = [...apiState(world).named.keys()]
+  throw new StepError(
+    `no response is named ${JSON.stringify(r.name)} in this scenario` +
+      (names.length ? ` (named: ${names.map((n) => JSON.stringify(n)).join(', ')})` : '') +
+      `: name one with Then I remember the response as ${JSON.stringify(r.name)}, or wait for an intercepted one with When I wait for the ${JSON.stringify(r.name)} response`,
+  )
+}
+
+/** A response's JSON, or a failure saying why it is not JSON. */
+export function responseJSON(world: object, subject: string, r: ResponseRef = theResponse): unknown {
+  const ex = exchangeOf(world, r)
+  if (!ex.json.ok) throw failure(world, [`Expected a JSON response to read ${subject} from, but ${ex.json.error}`], ex)
   return ex.json.value
 }
 
@@ -361,12 +396,11 @@ export function located<A extends any[]>(fn: (this: any, ...args: A) => unknown)
 }
 
 /**
- * A failed assertion on the last response: the lines say what was
- * expected and found; the request and response follow. The whole exchange
- * is attached to the report.
+ * A failed assertion on a response (the last one unless ex is given): the
+ * lines say what was expected and found; the request and response follow.
+ * The whole exchange is attached to the report.
  */
-export function failure(world: any, lines: string[]): Error {
-  const ex = apiState(world).last
+export function failure(world: any, lines: string[], ex: Exchange | undefined = apiState(world).last): Error {
   const msg = ex ? [...lines, '', ...describeExchange(ex)] : lines
   if (ex) attachExchange(world, ex)
   return new AssertionError(msg.join('\n'))

@@ -11,6 +11,10 @@
 //   #regex RE    a string that RE matches whole   #[] #[N]     an array (of N elements)
 //   #[] MARKER   an array whose every element is MARKER, e.g. "#[] #string", "#[2] #uuid"
 //   ##MARKER     optional: missing or null, or else MARKER ("##string")
+//   #? EXPR      a JavaScript expression that must be true of the value, `_`
+//                ("#? _ > 0"); `$` is the whole actual document, remembered
+//                values are there by name ("#? _ >= minAge")
+//   #TYPE? EXPR  the type marker, then the expression ("#string? _.length == 3")
 //
 // "\#..." is the literal string "#..." (in JSON: "\\#...").
 
@@ -26,10 +30,18 @@ export interface MatchOptions {
   /** Arrays may list the expected elements in any order (with exactly as many elements). */
   anyOrder?: boolean
   /**
+   * One is enough (Karate's "contains any"): an expected array passes when
+   * one of its elements is found in the actual array, an expected object
+   * when one of its fields matches. Below the top level, "contains".
+   */
+  containsAny?: boolean
+  /**
    * Resolves memory references in an expected string ("$id", "user-$id");
    * returns undefined when the string has none.
    */
   resolve?: (s: string) => { value: unknown } | undefined
+  /** A remembered value by its name, for the names in `#? ...` expressions; undefined when none. */
+  lookup?: (name: string) => { value: unknown } | undefined
 }
 
 /** One difference: where, and what was expected and found. */
@@ -47,13 +59,14 @@ export class MarkerError extends Error {
 }
 
 /** The markers a feature may write, for documentation and error messages. */
-export const markers = ['#ignore', '#present', '#notpresent', '#null', '#notnull', '#string', '#number', '#integer', '#boolean', '#array', '#object', '#uuid', '#date', '#datetime', '#regex RE', '#[]', '#[N]', '#[] MARKER', '##MARKER']
+export const markers = ['#ignore', '#present', '#notpresent', '#null', '#notnull', '#string', '#number', '#integer', '#boolean', '#array', '#object', '#uuid', '#date', '#datetime', '#regex RE', '#[]', '#[N]', '#[] MARKER', '##MARKER', '#? EXPR', '#TYPE? EXPR']
 
 type Marker =
   | { kind: 'ignore' | 'present' | 'notpresent' | 'null' | 'notnull' | 'string' | 'number' | 'integer' | 'boolean' | 'array' | 'object' | 'uuid' | 'date' | 'datetime' }
   | { kind: 'regex'; re: RegExp }
   | { kind: 'each'; size: number | null; element: Marker | null }
   | { kind: 'optional'; inner: Marker }
+  | { kind: 'expr'; base: Marker | null; source: string; fn: (value: unknown, root: unknown, scope: object) => unknown }
 
 const simple = new Set(['ignore', 'present', 'notpresent', 'null', 'notnull', 'string', 'number', 'integer', 'boolean', 'array', 'object', 'uuid', 'date', 'datetime'])
 
@@ -85,6 +98,24 @@ function parseMarkerText(s: string, path: string): Marker {
       throw bad(`invalid regular expression (${e.message})`)
     }
   }
+  const expr = /^#([a-z]*)\?\s*([\s\S]*)$/.exec(s)
+  if (expr) {
+    let base: Marker | null = null
+    if (expr[1] !== '') {
+      if (!simple.has(expr[1]) || ['ignore', 'present', 'notpresent'].includes(expr[1])) throw bad(`"#${expr[1]}?" is not a type marker an expression can follow (e.g. "#number? _ > 0")`)
+      base = { kind: expr[1] } as Marker
+    }
+    const source = expr[2].trim()
+    if (source === '') throw bad('"#?" needs an expression of _, the value, e.g. "#? _ > 0"')
+    let fn: (value: unknown, root: unknown, scope: object) => unknown
+    try {
+      // Sloppy mode, for `with`: remembered values are names in scope.
+      fn = new Function('_', '$', '__scope', `with (__scope) { return (${source}\n) }`) as any
+    } catch (e: any) {
+      throw bad(`the expression is not valid JavaScript (${e.message})`)
+    }
+    return { kind: 'expr', base, source, fn }
+  }
   const each = /^#\[(\d*)\]\s*(.*)$/.exec(s)
   if (each) {
     const size = each[1] === '' ? null : Number(each[1])
@@ -107,6 +138,8 @@ function markerText(m: Marker): string {
       return `#[${m.size ?? ''}]` + (m.element ? ' ' + markerText(m.element) : '')
     case 'optional':
       return '#' + markerText(m.inner)
+    case 'expr':
+      return (m.base ? markerText(m.base) : '#') + '? ' + m.source
     default:
       return '#' + m.kind
   }
@@ -207,6 +240,19 @@ function failsMarker(present: boolean, actual: unknown, m: Marker, opts: MatchOp
     case 'regex':
       if (typeof actual !== 'string') return `${received()} (${kindOf(actual)}, not a string)`
       return m.re.test(actual) ? null : `${received()} (does not match)`
+    case 'expr': {
+      if (m.base) {
+        const why = failsMarker(true, actual, m.base, opts, path, out)
+        if (why) return why
+      }
+      let ok: unknown
+      try {
+        ok = m.fn(actual, matchRoot, scopeOf(opts))
+      } catch (e: any) {
+        return `${received()} (the expression threw ${e?.name ?? 'Error'}: ${e?.message ?? e})`
+      }
+      return ok ? null : `${received()} (the expression is false)`
+    }
     case 'each': {
       if (!Array.isArray(actual)) return `${received()} (${kindOf(actual)}, not an array)`
       if (m.size !== null && actual.length !== m.size) return `received ${actual.length} element${actual.length === 1 ? '' : 's'}`
@@ -229,8 +275,65 @@ function failsMarker(present: boolean, actual: unknown, m: Marker, opts: MatchOp
  */
 export function matchJSON(actual: unknown, expected: unknown, opts: MatchOptions = {}, path = '$'): Mismatch[] {
   const out: Mismatch[] = []
-  matchValue(true, actual, expected, opts, path, out, false)
+  const before = matchRoot
+  matchRoot = actual
+  try {
+    if (opts.containsAny) matchAny(actual, expected, { ...opts, containsAny: false, contains: true }, path, out)
+    else matchValue(true, actual, expected, opts, path, out, false)
+  } finally {
+    matchRoot = before
+  }
   return out
+}
+
+/** The actual document being matched: `$` in a `#? ...` expression. */
+let matchRoot: unknown
+
+/** The names a `#? ...` expression sees besides _ and $: the remembered values. */
+function scopeOf(opts: MatchOptions): object {
+  const lookup = opts.lookup
+  if (!lookup) return {}
+  return new Proxy(
+    {},
+    {
+      has: (_t, name) => typeof name === 'string' && name !== '_' && name !== '$' && lookup(name) !== undefined,
+      get: (_t, name) => (typeof name === 'string' ? lookup(name)?.value : undefined),
+    },
+  )
+}
+
+/**
+ * Karate's "contains any": one expected element (of an array) or field (of
+ * an object) that matches is enough; the others may be missing or differ.
+ */
+function matchAny(actual: unknown, expected: unknown, opts: MatchOptions, path: string, out: Mismatch[]): void {
+  if (Array.isArray(expected)) {
+    if (!Array.isArray(actual)) {
+      out.push({ path, message: `expected an array, received ${showJSON(actual)} (${kindOf(actual)})` })
+      return
+    }
+    const hit = expected.some((e) => actual.some((a, j) => subMatch(a, e, opts, childPath(path, j), false).length === 0))
+    if (!hit) out.push({ path, message: `expected any of ${showJSON(expected, 200)}, received ${showJSON(actual, 200)} (none of them is there)` })
+    return
+  }
+  if (isObject(expected)) {
+    if (!isObject(actual)) {
+      out.push({ path, message: `expected an object, received ${showJSON(actual)} (${kindOf(actual)})` })
+      return
+    }
+    const misses: Mismatch[] = []
+    for (const k of Object.keys(expected)) {
+      const has = Object.prototype.hasOwnProperty.call(actual, k)
+      const ms: Mismatch[] = []
+      matchValue(has, has ? actual[k] : undefined, expected[k], opts, childPath(path, k), ms, false)
+      if (ms.length === 0) return
+      misses.push(...ms)
+    }
+    out.push({ path, message: `expected any of the fields ${Object.keys(expected).map((k) => JSON.stringify(k)).join(', ')} to match, but none does:` })
+    out.push(...misses)
+    return
+  }
+  matchValue(true, actual, expected, opts, path, out, false)
 }
 
 function matchValue(present: boolean, actual: unknown, expected: unknown, opts: MatchOptions, path: string, out: Mismatch[], literal: boolean): void {

@@ -144,7 +144,7 @@ function recorded(world: object): Request[] {
  * {a,b} either; a pattern that does not start with * or a scheme is
  * relative to baseURL.
  */
-function globMatcher(world: StepWorld, glob: string): (url: string) => boolean {
+export function globMatcher(world: StepWorld, glob: string): (url: string) => boolean {
   let g = glob
   if (!g.startsWith('*') && !/^[a-z][a-z\d+.-]*:/i.test(g) && world.baseURL) {
     const base = world.baseURL.replace(/\/$/, '')

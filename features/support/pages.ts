@@ -6,3 +6,9 @@ definePage('elements', {
   'Click me': (page) => page.getByRole('button', { name: 'Click me' }),
   Clicks: '#clicks',
 })
+
+// A parameterised element in TypeScript: the function gets the values of
+// the name's placeholders ("Price (Bread)").
+definePage('catalogue prices', {
+  'Price ({product})': (page, { product }) => page.locator('#products li', { hasText: product }).locator('.price'),
+})

@@ -56,6 +56,9 @@ type Element struct {
 	Selector string `json:"selector,omitempty"`
 	// Chain is set when Source is a locator expression.
 	Chain []Call `json:"chain,omitempty"`
+	// Params are the {placeholders} of a parameterised element's name
+	// ("Product ({name})"), which its locator uses (template.go).
+	Params []string `json:"params,omitempty"`
 }
 
 // Error is a problem in a page-object file.
@@ -158,7 +161,11 @@ func Parse(name string, data []byte) (*Page, error) {
 			return nil, fail(fmt.Sprintf("%q is already defined on line %d", e.name, first))
 		}
 		lines[e.name] = e.line
-		el := Element{Name: e.name, Line: e.line, Source: e.value}
+		params, err := templateParams(e.name, e.value)
+		if err != nil {
+			return nil, fail(err.Error())
+		}
+		el := Element{Name: e.name, Line: e.line, Source: e.value, Params: params}
 		if IsExpression(e.value) {
 			chain, err := ParseExpression(e.value)
 			if err != nil {
