@@ -108,6 +108,9 @@ func parseFeatureData(data []byte, path, uri, language string) (*feature, error)
 		return nil, parseErrorOf(uri, err)
 	}
 	gdoc.Uri = uri
+	if err := expandExamplesFiles(gdoc, path, uri); err != nil {
+		return nil, err
+	}
 	gpickles := gherkin.Pickles(*gdoc, uri, newID)
 
 	f := &feature{
