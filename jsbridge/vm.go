@@ -98,6 +98,9 @@ type VM struct {
 	closers []func()
 	// stepMatcher serves runStep (see SetStepMatcher).
 	stepMatcher StepMatcher
+	// flowSource and onceStore serve flow() and runOnce() (flows.go).
+	flowSource FlowSource
+	onceStore  *OnceStore
 
 	interruptMu sync.Mutex
 	interrupted atomic.Bool // see Interrupted

@@ -52,6 +52,11 @@ type Options struct {
 	// Paths select features: directories, globs, "file.feature:LINE" and
 	// "@rerun.txt" (default: DefaultFeaturePaths).
 	Paths []string
+	// FlowPaths are where flows a step calls by name are looked for when
+	// the run's features have none of that name: the project's features
+	// ([test] features), so that a run of one file finds the project's
+	// flows (default: Paths).
+	FlowPaths []string
 	// Steps are step-file globs (default: DefaultStepPaths).
 	Steps []string
 	// Extensions are extension files or directories, bundled with the steps.

@@ -54,6 +54,10 @@ type Run struct {
 	// the workers and closed at the end of the run.
 	commands *capability.Session
 
+	// flows finds the flows steps call; once is runOnce's store (flows.go).
+	flows *flowFinder
+	once  *jsbridge.OnceStore
+
 	stream      *stream
 	interrupt   atomic.Bool
 	workersMu   sync.Mutex
@@ -100,7 +104,12 @@ func Prepare(opts Options) (*Run, error) {
 	if opts.SnippetInterface == "" {
 		opts.SnippetInterface = SnippetSynchronous
 	}
-	r := &Run{opts: opts, testRunStartedID: newID(), commands: capability.NewSession()}
+	flowPaths := opts.FlowPaths
+	if len(flowPaths) == 0 {
+		flowPaths = opts.Paths
+	}
+	r := &Run{opts: opts, testRunStartedID: newID(), commands: capability.NewSession(),
+		flows: newFlowFinder(opts.Dir, opts.Language, flowPaths), once: jsbridge.NewOnceStore()}
 	kind, seed, err := ordering(opts.Order)
 	if err != nil {
 		return nil, err
@@ -160,9 +169,10 @@ func Prepare(opts Options) (*Run, error) {
 
 	var selected []selectedPickle
 	for fi, f := range r.features {
+		r.flows.addFeature(f)
 		for _, pk := range f.pickles {
 			tags := pickleTags(pk)
-			if !filter.matches(pk, tags) || !matchesLines(f, pk, files[fi].lines) {
+			if isFlow(tags) || !filter.matches(pk, tags) || !matchesLines(f, pk, files[fi].lines) {
 				continue
 			}
 			selected = append(selected, selectedPickle{pickle: pk, feature: f, tags: tags})
@@ -300,7 +310,7 @@ func (r *Run) loadVM0(p pendingVM, b *jsbridge.Bundle, stubs *jsbridge.LibraryIn
 		return err
 	}
 	b.Remember(res.vm)
-	res.vm.SetStepMatcher(r.stepByText)
+	r.connect(res.vm)
 	r.bundle, r.stubs, r.vm0 = b, stubs, res.vm
 	return nil
 }
@@ -370,8 +380,15 @@ func (r *Run) newVM(worker int) (*jsbridge.VM, error) {
 	if err != nil {
 		return nil, err
 	}
-	vm.SetStepMatcher(r.stepByText)
+	r.connect(vm)
 	return vm, nil
+}
+
+// connect gives a VM of the run what runStep, flow() and runOnce() need.
+func (r *Run) connect(vm *jsbridge.VM) {
+	vm.SetStepMatcher(r.stepByText)
+	vm.SetFlowSource(r.flows.find)
+	vm.SetOnceStore(r.once)
 }
 
 // newVM evaluates b in a new VM of worker, as opts configure it, its

@@ -29,6 +29,7 @@ import './until'
 import './downloads'
 import './intercept'
 import './soft'
+import './flows'
 
 export { remember, recall, interpolate, interpolateString, interpolateRows, addValueSource, memoryOf, type ValueSource } from './values'
 export { check, verify, eventually, withAssertionTimeout, assertionTimeout, parseValidation, AssertionError, type Validation } from './validation'

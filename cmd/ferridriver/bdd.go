@@ -267,6 +267,7 @@ func bddOptions(cmd *cobra.Command, args []string, f *bddFlags, cfg *config.Conf
 	opts := runner.Options{
 		Dir:             cfg.Dir,
 		Paths:           t.Features,
+		FlowPaths:       t.Features,
 		Steps:           t.Steps,
 		Extensions:      cfg.Extensions,
 		Alias:           cfg.Bundler.Alias,
