@@ -12,7 +12,8 @@
 // /catalogue.html (collections, a basket, downloads; catalogue.go). API:
 // GET/POST /api/todos, DELETE /api/todos/{id}, GET /api/slow?ms=N,
 // GET /api/health; users, login, echo, status and redirect endpoints are
-// listed in api.go.
+// listed in api.go; /graphql in graphql.go, /api/xml/... in xml.go and the
+// WebSocket /ws in websocket.go.
 package demoapp
 
 import (
@@ -96,6 +97,15 @@ func Handler() http.Handler {
 	mux.HandleFunc("POST /api/basket", addToBasket)
 	mux.HandleFunc("GET /api/export.csv", exportProducts)
 	a.apiRoutes(mux)
+	schema, err := a.graphQLSchema()
+	if err != nil {
+		panic(err) // the schema is fixed at build time
+	}
+	mux.HandleFunc("/graphql", a.graphQL(schema))
+	mux.HandleFunc("GET /api/xml/users", a.xmlUsers)
+	mux.HandleFunc("GET /api/xml/users/{id}", a.xmlUser)
+	mux.HandleFunc("POST /api/xml/echo", xmlEcho)
+	mux.HandleFunc("GET /ws", serveWebSocket)
 	mux.HandleFunc("/templates/", http.NotFound)
 	mux.Handle("/", files)
 	return mux

@@ -69,7 +69,7 @@ function interpolateJSON(world: object, v: unknown): unknown {
  * typed; a bare $name works where the JSON would otherwise not parse) or
  * from a table of field path | value rows.
  */
-function jsonBody(world: object, arg: DataTable | string | undefined, step: string): string {
+export function jsonBody(world: object, arg: DataTable | string | undefined, step: string): string {
   if (arg === undefined) throw new StepError(`"${step}" takes the JSON as a doc string or a table of field | value rows under the step`)
   if (typeof arg !== 'string') {
     let root: unknown = undefined

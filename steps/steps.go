@@ -20,6 +20,9 @@ import (
 
 	"github.com/ferridriver/ferridriver/jsbridge"
 	"github.com/ferridriver/ferridriver/steps/pages"
+
+	// The library's XML steps import "ferridriver/xml", which it registers.
+	_ "github.com/ferridriver/ferridriver/steps/xmldoc"
 )
 
 //go:embed *.ts
