@@ -252,6 +252,73 @@ func TestBuiltinAPIFailureMessages(t *testing.T) {
     When I send a POST request to "/api/jobs?ms=60000"
     And I send a GET request to "/api/jobs/1" until the response field "status" is "done"`, []string{
 			`Expected the response field "status" to become "done" within 0.5 s (`, " requests)\nReceived: \"running\" (the last response)\n\nRequest:  GET http://127.0.0.1:PORT/api/jobs/1\n"}},
+		{"unknown named response", `When I send a GET request to "/api/users/1"
+    Then I expect the "nope" response status to equal 200`, []string{`no response is named "nope" in this scenario: name one with Then I remember the response as "nope"`}},
+		{"named response", `When I send a GET request to "/api/users/1"
+    And I remember the response as "ada"
+    And I send a GET request to "/api/users/2"
+    Then I expect the "ada" response field "name" to equal "Grace Hopper"`, []string{
+			"Expected the \"ada\" response field \"name\" to equal \"Grace Hopper\"\nExpected: \"Grace Hopper\"\nReceived: \"Ada Lovelace\"\n\nRequest:  GET http://127.0.0.1:PORT/api/users/1\n"}},
+		{"contain any", `When I send a GET request to "/api/users/1"
+    Then I expect the response field "tags" to contain any:
+      """json
+      ["music", "art"]
+      """`, []string{"Expected the response field \"tags\" to contain any (1 difference):\n  $.tags: expected any of [\"music\",\"art\"], received [\"math\",\"poetry\"] (none of them is there)\n"}},
+		{"contain any fields", `When I send a GET request to "/api/users/1"
+    Then I expect the response JSON to contain any:
+      """json
+      { "name": "Grace Hopper", "active": false }
+      """`, []string{"Expected the response JSON to contain any (3 differences):\n  $: expected any of the fields \"name\", \"active\" to match, but none does:\n  $.name: expected \"Grace Hopper\", received \"Ada Lovelace\"\n  $.active: expected false, received true\n"}},
+		{"expression marker", `When I send a GET request to "/api/users/1"
+    Then I expect the response JSON to contain:
+      """json
+      { "id": "#? _ > 5", "name": "#number? _ > 0", "tags": "#? _.nope()" }
+      """`, []string{"Expected the response JSON to contain (3 differences):\n" +
+			"  $.id: expected #? _ > 5, received 1 (the expression is false)\n" +
+			"  $.name: expected #number? _ > 0, received \"Ada Lovelace\" (a string, not a number)\n" +
+			"  $.tags: expected #? _.nope(), received [\"math\",\"poetry\"] (the expression threw TypeError: "}},
+		{"invalid expression marker", `When I send a GET request to "/api/users/1"
+    Then I expect the response JSON to contain:
+      """json
+      { "id": "#? _ >" }
+      """`, []string{`MarkerError: the expression is not valid JavaScript (`, `at $.id: "#? _ >"`}},
+		{"GraphQL errors", `When I send the GraphQL query to "/graphql":
+      """graphql
+      { user(id: 42) { name } }
+      """
+    Then I expect the GraphQL response to have no errors`, []string{"Expected the GraphQL response to have no errors, but it has 1:\n  no user 42 at user (line 1, column 3 of the query)\n\nRequest:  POST http://127.0.0.1:PORT/graphql\n"}},
+		{"GraphQL error messages", `When I send the GraphQL query to "/graphql":
+      """graphql
+      { users { name } }
+      """
+    Then I expect the GraphQL error messages to contain "no user"`, []string{"Expected the GraphQL error messages to contain \"no user\"\nExpected: \"no user\"\nReceived: []\n"}},
+		{"XPath", `When I send a GET request to "/api/xml/users/1"
+    Then I expect the response XPath "/user/name" to equal "Grace Hopper"`, []string{"Expected the response XPath \"/user/name\" to equal \"Grace Hopper\"\nExpected: \"Grace Hopper\"\nReceived: \"Ada Lovelace\"\n\nRequest:  GET http://127.0.0.1:PORT/api/xml/users/1\nResponse: 200 OK (application/xml; charset=utf-8, "}},
+		{"XPath selects nothing", `When I send a GET request to "/api/xml/users/1"
+    Then I expect the response XPath "/user/phone" to equal "1"`, []string{`Expected the response XPath "/user/phone" to equal "1", but it selects nothing`}},
+		{"invalid XPath", `When I send a GET request to "/api/xml/users/1"
+    Then I expect the response XPath "/user[" to equal "1"`, []string{`Error: the XPath "/user[" is not valid: `}},
+		{"not XML", `When I send a GET request to "/api/users/1"
+    Then I expect the response XPath "/user/name" to equal "Ada"`, []string{`Expected an XML response to read the response XPath "/user/name" from, but it is application/json: "{\"id\":1,`}},
+		{"XML match", `When I send a GET request to "/api/xml/users/1"
+    Then I expect the response XML to match:
+      """xml
+      <user id="2" active="#boolean"><name>Ada</name><email>#string</email><roles><role>admin</role></roles><createdAt>#date</createdAt></user>
+      """`, []string{"Expected the response XML to match (6 differences):\n" +
+			"  /user/@id: expected \"2\", received \"1\"\n" +
+			"  /user/@active: expected #boolean, received \"true\" (a string, not a boolean)\n" +
+			"  /user: expected the child elements (name, email, roles, createdAt), received (name, email, roles, address, createdAt)\n" +
+			"  /user/name/text(): expected \"Ada\", received \"Ada Lovelace\"\n" +
+			"  /user/roles: expected the child elements (role), received (role, role)\n" +
+			"  /user/createdAt/text(): expected #date, received \"2024-01-15T09:30:00Z\" (not an ISO 8601 date like 2024-01-31)\n"}},
+		{"WebSocket message", `When I connect to the WebSocket "/ws"
+    Then within 1 second, I expect the WebSocket to receive a message to contain "nope"`, []string{"within 1 second: Expected the WebSocket to receive a message to contain \"nope\" within 1000ms, but none of the 1 message(s) not taken yet does\n\nWebSocket: ws://127.0.0.1:PORT/ws\nSent (0): nothing\nReceived (1):\n  < {\"type\":\"welcome\",\"user\":\"guest\"}"}},
+		{"WebSocket connection", `When I connect to the WebSocket "ws://127.0.0.1:1/ws"`, []string{"could not connect to the WebSocket ws://127.0.0.1:1/ws: WebSocket connection to ws://127.0.0.1:1/ws failed: ", "connection refused"}},
+		{"WebSocket not connected", `When I send "x" to the "bob" WebSocket`, []string{`the "bob" WebSocket is not connected in this scenario: connect first, e.g. When I connect to the WebSocket "/ws" as "bob"`}},
+		{"soft API checks", `When I send a GET request to "/api/users/1"
+    Then I softly expect the response status to equal 201
+    And I softly expect the response field "name" to equal "Grace"
+    And I expect the response field "id" to equal 1`, []string{"2 soft assertions failed:\n  1) I expect the response status to equal 201\n     at features/failures.feature:", "Expected the response status to equal 201", "  2) I expect the response field \"name\" to equal \"Grace\"\n"}},
 		{"a request that times out", `Given requests time out after 0.2 seconds
     When I send a GET request to "/api/slow?ms=3000"`, []string{"Error: GET http://127.0.0.1:PORT/api/slow?ms=3000 failed: apiRequestContext.fetch: Request timed out after 200ms"}},
 	}

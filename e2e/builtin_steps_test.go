@@ -230,6 +230,31 @@ const failingFeature = `Feature: failures
     When I click "Sign up"
   Scenario: unknown remembered name
     When I fill "#focus-me" with "${nope}"
+  Scenario: every element
+    Then I expect every attribute "class" of "#items li" to contain "selected"
+  Scenario: any element
+    Then I expect any element of "#items li" to be hidden
+  Scenario: every element of nothing
+    Then I expect every element of "#nothing li" to be visible
+  Scenario: click until
+    When I click "#click-me" until the text of "#clicks" to equal "Clicked 99 times"
+  Scenario: no download
+    When I click "#click-me" and save the download to "downloads/x.txt"
+  Scenario: no response
+    When I intercept "**/api/nope" as "nope"
+    And I click "#click-me"
+    And I wait for the "nope" response
+  Scenario: soft
+    Then I softly expect the text of "h1" to equal "Soft one"
+    And I softly expect the title to equal "Soft two"
+    And I expect the text of "#banner" to equal "Banner"
+  Scenario: parameterised page object
+    Then I expect the text of "Item (Walk the dog)" to equal "Walk"
+  Scenario: unknown flow
+    When I call "No such flow"
+  Scenario: failing flow
+    When I call "Broken flow" with:
+      | what | a |
 `
 
 // One failure per assertion family reads like Playwright's: what was
@@ -241,6 +266,8 @@ func TestBuiltinStepFailures(t *testing.T) {
 		"features/fail.feature": failingFeature,
 		"pages/login.yaml":      "Heading: h1\n",
 		"pages/forms.yaml":      "Heading: h1\n",
+		"pages/items.yaml":      "Item ({text}): \"#items li >> text={text}\"\n",
+		"features/flows/broken.feature": "@flow\nFeature: flows\n  Scenario: Broken flow\n    Given I remember \"b\" as \"other\"\n    Then I expect \"$what\" to equal \"$other\"\n",
 		// Short step timeouts keep the failures quick; the page is opened
 		// by a hook with its own, so that a browser slow to start on a
 		// loaded machine does not eat the first step's 1.5 s.
@@ -304,8 +331,18 @@ func TestBuiltinStepFailures(t *testing.T) {
 		{"within", `within 1 second, I expect the text of "h1" to equal "Later"`, []string{"within 1 second: ", "toHaveText", `Expected string: "Later"`, "Timeout: 1000ms"}},
 		{"unknown page element", `I click "login > Nope"`, []string{`the page "login" (pages/login.yaml) has no element "Nope"; it has: "Heading"`}},
 		{"ambiguous page element", `I click "Heading"`, []string{`"Heading" is defined by several pages (pages/forms.yaml:1, pages/login.yaml:1): write "forms > Heading" or "login > Heading"`}},
-		{"not a page object", `I click "Sign up"`, []string{"locator.click: Timeout", `Note: "Sign up" is not a page-object name (page objects: forms > Heading, login > Heading), so it was used as a CSS selector`, `'role=button[name="Sign up"]'`}},
+		{"not a page object", `I click "Sign up"`, []string{"locator.click: Timeout", `Note: "Sign up" is not a page-object name (page objects: forms > Heading, items > Item ({text}), login > Heading), so it was used as a CSS selector`, `'role=button[name="Sign up"]'`}},
 		{"unknown remembered name", `I fill "#focus-me" with "${nope}"`, []string{`nothing is remembered as "nope"`}},
+		{"every element", `I expect every attribute "class" of "#items li" to contain "selected"`, []string{"Expected every attribute \"class\" of locator('#items li') to contain \"selected\"\nbut 2 of 3 do not:\n  [2] \"item\"\n  [3] \"item\"\nLocator: locator('#items li')\nTimeout: 12"}},
+		{"any element", `I expect any element of "#items li" to be hidden`, []string{"Expected any element of locator('#items li') to be hidden\nbut none of the 3 does:\n  [1] visible\n  [2] visible\n  [3] visible\n"}},
+		{"every element of nothing", `I expect every element of "#nothing li" to be visible`, []string{"Expected every element of locator('#nothing li') to be visible\nbut the target matches no element\n"}},
+		{"click until", `I click "#click-me" until the text of "#clicks" to equal "Clicked 99 times"`, []string{`Clicking "#click-me" `, ` did not make "I expect the text of "#clicks" to equal "Clicked 99 times"" pass; its last failure:`, `Expected string: "Clicked 99 times"`, `Received string: "Clicked `}},
+		{"no download", `I click "#click-me" and save the download to "downloads/x.txt"`, []string{`clicking "#click-me" started no download within 12`, "(locator('#click-me'))"}},
+		{"no response", `I wait for the "nope" response`, []string{`the "nope" response: no response to "**/api/nope" came within 12`, "(waiting since features/fail.feature:"}},
+		{"soft", `I expect the text of "#banner" to equal "Banner"`, []string{"2 soft assertions failed:\n  1) I expect the text of \"h1\" to equal \"Soft one\"\n     at features/fail.feature:", `Expected string: "Soft one"`, "  2) I expect the title to equal \"Soft two\"\n     at features/fail.feature:", `"Soft two"`}},
+		{"parameterised page object", `I expect the text of "Item (Walk the dog)" to equal "Walk"`, []string{"Locator: locator('#items li >> text=Walk the dog')", `Expected string: "Walk"`, `Received string: "Walk the dog"`}},
+		{"unknown flow", `I call "No such flow"`, []string{`no flow is named "No such flow": a flow is a scenario tagged @flow (there are "Broken flow")`}},
+		{"failing flow", `I call "Broken flow" with:`, []string{`the flow "Broken flow" (features/flows/broken.feature:3) failed at features/flows/broken.feature:5: Then I expect "$what" to equal "$other"` + "\n" + `Expected "a" to equal "b"`}},
 	} {
 		msg, ok := got[tc.scenario]
 		if !ok {

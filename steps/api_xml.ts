@@ -127,12 +127,21 @@ function matchElement(actual: XMLElement, expected: XMLElement, how: XMLMatch, p
     const same = list.filter((c) => c.name === e.name)
     return same.length > 1 ? `${path}/${e.name}[${same.indexOf(e) + 1}]` : `${path}/${e.name}`
   }
+  const names = (list: XMLElement[]) => list.map((c) => c.name).join(', ')
   if (!how.contains && !how.anyOrder) {
-    if (kids.length !== want.length) out.push({ path, message: `expected ${want.length} child element(s) (${want.map((c) => c.name).join(', ')}), received ${kids.length} (${kids.map((c) => c.name).join(', ')})` })
-    for (let i = 0; i < Math.min(kids.length, want.length); i++) matchElement(kids[i], want[i], how, at(kids[i], i, kids), out, resolve)
+    if (names(kids) !== names(want)) out.push({ path, message: `expected the child elements (${names(want)}), received (${names(kids)})` })
+    // Each expected child is compared with the next actual child of its name.
+    let next = 0
+    for (const w of want) {
+      let k = next
+      while (k < kids.length && kids[k].name !== w.name) k++
+      if (k === kids.length) continue // said by the line above
+      matchElement(kids[k], w, how, at(kids[k], k, kids), out, resolve)
+      next = k + 1
+    }
     return
   }
-  if (!how.contains && kids.length !== want.length) out.push({ path, message: `expected ${want.length} child element(s), received ${kids.length}` })
+  if (!how.contains && kids.length !== want.length) out.push({ path, message: `expected ${want.length} child element(s) (${names(want)}), received ${kids.length} (${names(kids)})` })
   const used = new Set<number>()
   want.forEach((w) => {
     let best: Mismatch[] | null = null

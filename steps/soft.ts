@@ -7,7 +7,7 @@
 import { Then, AfterStep } from '@cucumber/cucumber'
 import type { ITestStepHookParameter } from '@cucumber/cucumber'
 import { runStep } from 'ferridriver'
-import { stepLocation } from './scenario'
+import { relocate, stepLocation } from './scenario'
 import { step } from './step'
 import { AssertionError } from './validation'
 import { stateOf, type StepWorld } from './world'
@@ -55,5 +55,5 @@ AfterStep(function (this: object, arg: ITestStepHookParameter) {
   kept.delete(this)
   if (arg.result?.status === 'FAILED') return // its own failure is reported; the soft ones are logged
   const lines = list.map((f, i) => `  ${i + 1}) ${f.step}\n     at ${f.where}\n     ${indent(f.message)}`)
-  throw new AssertionError(`${list.length} soft assertion${list.length === 1 ? '' : 's'} failed:\n${lines.join('\n')}`)
+  throw relocate(this, new AssertionError(`${list.length} soft assertion${list.length === 1 ? '' : 's'} failed:\n${lines.join('\n')}`))
 })

@@ -14,6 +14,10 @@ Feature: Built-in steps: flows called once, and examples from data files
     Then I expect the response status to equal 200
     And I expect the response field "authenticatedWith" to equal "bearer"
 
+  Scenario: A flow without arguments, once
+    Given I call "Check the API's health" once
+    Then I expect "$health" to equal "ok"
+
   Scenario: Calling it once more gives the same token
     Given I remember "$token" as "first"
     When I call "Log in through the API" once with:

@@ -36,7 +36,7 @@ Feature: Built-in steps: collections, repeating until, downloads, intercepted re
 
   Scenario: Repeating an action until a condition holds
     When I click "#check-stock" until I expect the text of "#stock" to equal "In stock"
-    And within 15 seconds, I reload the page until the text of "#report-status" to contain "ready"
+    And I reload the page until the text of "#report-status" to contain "ready"
     Then I expect the text of "#report-status" to equal "The report is ready"
 
   Scenario: Saving a download

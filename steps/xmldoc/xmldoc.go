@@ -25,12 +25,47 @@ const Module = "ferridriver/xml"
 // Element is an element of a parsed document.
 type Element struct {
 	Name string `json:"name"`
-	// Attributes by their qualified name (prefix:name).
-	Attributes map[string]string `json:"attributes"`
+	// Attributes by their qualified name (prefix:name), in document order.
+	Attributes Attributes `json:"attributes"`
 	// Text is the element's own text (not its children's), whitespace trimmed.
 	Text     string     `json:"text"`
 	Children []*Element `json:"children"`
 	Line     int        `json:"line"`
+}
+
+// Attributes are an element's attributes in document order; as JSON, an
+// object with the keys in that order.
+type Attributes []Attribute
+
+// Attribute is one attribute of an element.
+type Attribute struct{ Name, Value string }
+
+// Get returns the value of the attribute name and whether there is one.
+func (as Attributes) Get(name string) (string, bool) {
+	for _, a := range as {
+		if a.Name == name {
+			return a.Value, true
+		}
+	}
+	return "", false
+}
+
+// MarshalJSON writes the attributes as an object, in document order.
+func (as Attributes) MarshalJSON() ([]byte, error) {
+	var b strings.Builder
+	b.WriteByte('{')
+	for i, a := range as {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		k, _ := json.Marshal(a.Name)
+		v, _ := json.Marshal(a.Value)
+		b.Write(k)
+		b.WriteByte(':')
+		b.Write(v)
+	}
+	b.WriteByte('}')
+	return []byte(b.String()), nil
 }
 
 // Error is a document that is not XML, or an XPath that is not valid.
@@ -79,12 +114,12 @@ func Parse(src string) (*Element, error) {
 }
 
 func tree(n *xmlquery.Node) *Element {
-	e := &Element{Name: qualified(n.Prefix, n.Data), Attributes: map[string]string{}, Children: []*Element{}, Line: n.LineNumber}
+	e := &Element{Name: qualified(n.Prefix, n.Data), Attributes: Attributes{}, Children: []*Element{}, Line: n.LineNumber}
 	for _, a := range n.Attr {
 		if a.Name.Space == "xmlns" || (a.Name.Space == "" && a.Name.Local == "xmlns") {
 			continue // namespace declarations are not data
 		}
-		e.Attributes[qualified(a.Name.Space, a.Name.Local)] = a.Value
+		e.Attributes = append(e.Attributes, Attribute{qualified(a.Name.Space, a.Name.Local), a.Value})
 	}
 	var text strings.Builder
 	for c := n.FirstChild; c != nil; c = c.NextSibling {
@@ -183,16 +218,18 @@ func init() {
 	})
 }
 
-// jsValue is v as plain JavaScript data (through its JSON form, so field
-// names are the JSON tags).
+// jsValue is v as plain JavaScript data, through its JSON form parsed by
+// the VM's JSON.parse (so field names are the JSON tags and keys keep
+// their order).
 func jsValue(rt *goja.Runtime, v any) goja.Value {
-	var out any
 	b, err := json.Marshal(v)
-	if err == nil {
-		err = json.Unmarshal(b, &out)
-	}
 	if err != nil {
 		panic(jsbridge.ErrorValue(rt, err))
 	}
-	return rt.ToValue(out)
+	parse, _ := goja.AssertFunction(rt.Get("JSON").ToObject(rt).Get("parse"))
+	out, err := parse(goja.Undefined(), rt.ToValue(string(b)))
+	if err != nil {
+		panic(jsbridge.ErrorValue(rt, err))
+	}
+	return out
 }

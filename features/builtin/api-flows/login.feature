@@ -11,3 +11,8 @@ Feature: Flows: logging in through the API
       """
     Then I expect the response status to equal 200
     And I remember the response field "token" as "token"
+
+  Scenario: Check the API's health
+    When I send a GET request to "/api/health"
+    Then I expect the response field "status" to equal "ok"
+    And I remember the response field "status" as "health"
