@@ -148,9 +148,10 @@ type Match struct {
 // Result is what an XPath gives: nodes, or a number, a string or a
 // boolean (count(//user), string(/a/@id), boolean(//b)).
 type Result struct {
-	Nodes []Match `json:"nodes,omitempty"`
-	// Value is set for an expression that is not a node set.
-	Value any `json:"value,omitempty"`
+	// Nodes are the nodes of a node set, in document order.
+	Nodes []Match `json:"nodes"`
+	// Value is the value of an expression that is not a node set.
+	Value any `json:"value"`
 	// IsNodeSet says which of the two the result is.
 	IsNodeSet bool `json:"isNodeSet"`
 }
@@ -181,7 +182,7 @@ func Query(src, expr string) (*Result, error) {
 				n := nav.Current()
 				m.Kind, m.Text, m.XML = "element", strings.TrimSpace(n.InnerText()), n.OutputXML(true)
 			case xpath.TextNode:
-				m.Kind, m.Text = "text", strings.TrimSpace(nav.Value())
+				m.Kind, m.Name, m.Text = "text", "", strings.TrimSpace(nav.Current().Data)
 			default:
 				m.Kind, m.Text = "node", strings.TrimSpace(nav.Value())
 			}
