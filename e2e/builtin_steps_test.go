@@ -263,10 +263,10 @@ const failingFeature = `Feature: failures
 func TestBuiltinStepFailures(t *testing.T) {
 	dir := browserProject(t)
 	testenv.WriteFiles(t, dir, map[string]string{
-		"features/fail.feature": failingFeature,
-		"pages/login.yaml":      "Heading: h1\n",
-		"pages/forms.yaml":      "Heading: h1\n",
-		"pages/items.yaml":      "Item ({text}): \"#items li >> text={text}\"\n",
+		"features/fail.feature":         failingFeature,
+		"pages/login.yaml":              "Heading: h1\n",
+		"pages/forms.yaml":              "Heading: h1\n",
+		"pages/items.yaml":              "Item ({text}): \"#items li >> text={text}\"\n",
 		"features/flows/broken.feature": "@flow\nFeature: flows\n  Scenario: Broken flow\n    Given I remember \"b\" as \"other\"\n    Then I expect \"$what\" to equal \"$other\"\n",
 		// Short step timeouts keep the failures quick; the page is opened
 		// by a hook with its own, so that a browser slow to start on a
