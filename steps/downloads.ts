@@ -15,7 +15,7 @@ When(
   'I click {target} and save the download to {text}',
   {
     description: 'Clicks an element that starts a download and saves the file (relative to the feature file; folders are created); remembers $download: .path, .name (the name the site suggested), .url.',
-    example: ['When I click "#export" and save the download to "downloads/products.csv"', 'When I click "Download the price list" and save the download to "downloads/$uuid.txt"'],
+    example: ['When I click "#export" and save the download to "downloads/products.csv"', `When I click 'role=button[name="Price list"]' and save the download to "downloads/$uuid.txt"`],
   },
   step(async function (t: Target, file: string) {
     const l = locate(this, t)

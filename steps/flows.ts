@@ -83,7 +83,7 @@ async function callOnce(world: StepWorld, name: string, args: Array<[string, unk
   for (const [k, v] of Object.entries(set)) remember(world, k, v)
 }
 
-const described = 'a scenario tagged @flow, by its name, or the scenarios of a feature file (relative to this feature)'
+const described = 'a scenario tagged @flow, by its name, or a feature file, by its path'
 
 When(
   'I call {text}',

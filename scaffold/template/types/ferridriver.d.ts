@@ -71,6 +71,44 @@ declare module 'ferridriver' {
   export function runStep(text: string, argument?: string | string[][] | import('@cucumber/cucumber').DataTable): Promise<void>
   /** Milliseconds before the running step or hook times out (Infinity when it has no timeout). */
   export function stepTimeLeft(): number
+
+  /**
+   * The flows name stands for (docs/steps-guide.md, "Reusable flows"): a
+   * scenario tagged @flow, by its name, or the scenarios of a feature file
+   * (relative to the running feature, or to the project). Run a flow's
+   * steps with runStep(step.text, step.argument).
+   */
+  export function flow(name: string): Flow[]
+  export interface Flow {
+    name: string
+    /** The feature file, relative to the project. */
+    uri: string
+    line: number
+    steps: Array<{ keyword: string; text: string; line: number; argument?: string | string[][] }>
+  }
+  /**
+   * Runs fn once per run: the first call of key (in any worker) calls fn;
+   * every other call waits for its result, copied through JSON, or fails
+   * with its error.
+   */
+  export function runOnce<T>(key: string, fn: () => T | Promise<T>): Promise<T>
+}
+
+/** XML for step code: a document's tree and XPath, evaluated in Go. */
+declare module 'ferridriver/xml' {
+  export interface XMLElement {
+    name: string
+    /** In document order. */
+    attributes: Record<string, string>
+    /** The element's own text, trimmed. */
+    text: string
+    children: XMLElement[]
+    line: number
+  }
+  /** The root element of a document; throws "not valid XML: ... (line N)". */
+  export function parse(xml: string): XMLElement
+  /** An XPath's nodes (kind, name, text, xml), or the value of count(), string(), boolean()... */
+  export function xpath(xml: string, expression: string): { isNodeSet: boolean; nodes: Array<{ kind: string; name: string; text: string; xml?: string }> | null; value: unknown }
 }
 
 /** The built-in step library's API (docs/steps-guide.md), for the project's own steps. */
@@ -124,8 +162,12 @@ declare module 'ferridriver/steps' {
   export function locateFrame(world: object, target: Target | string): FrameLocator
   /** Where the World's locators start: the frame switched to, or the page. */
   export function rootOf(world: object): Root
-  /** Adds a page of named locators: selector strings or functions of the page (or frame). */
-  export function definePage(name: string, elements: Record<string, string | ((root: Root) => Locator | FrameLocator)>): void
+  /**
+   * Adds a page of named locators: selector strings or functions of the page
+   * (or frame). A name with {placeholders} ("Row ({text})") is
+   * parameterised: a string gets the values in place, a function gets them.
+   */
+  export function definePage(name: string, elements: Record<string, string | ((root: Root, values: Record<string, string>) => Locator | FrameLocator)>): void
   /** A path relative to the running feature file's directory, made absolute. */
   export function fixturePath(world: object, path: string): string
   /** "features/x.feature:12": the running step's line. */
