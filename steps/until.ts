@@ -19,6 +19,9 @@ import type { StepWorld } from './world'
 /** The longest a condition is given to hold after each action. */
 const checkMs = 1000
 
+/** The least time left for another action and check. */
+const minRound = 250
+
 /** The step text of a condition: "I expect ..." as written, or with "I expect " put in front. */
 export function conditionStep(text: string): string {
   const t = text.trim()
@@ -36,8 +39,17 @@ export async function repeatUntil(world: StepWorld, doing: string, act: () => Pr
   const deadline = Date.now() + budget
   let times = 0
   let last: unknown
+  let actionFailed = ''
   for (;;) {
-    await act()
+    try {
+      await act()
+    } catch (e) {
+      // The first action's failure is the step's; a later one (out of
+      // time, say) ends the repeats with the condition's failure.
+      if (times === 0) throw e
+      actionFailed = `\n(the next action failed: ${e instanceof Error ? e.message.split('\n')[0] : String(e)})`
+      break
+    }
     times++
     const left = deadline - Date.now()
     try {
@@ -46,10 +58,10 @@ export async function repeatUntil(world: StepWorld, doing: string, act: () => Pr
     } catch (e) {
       last = e
     }
-    if (Date.now() >= deadline) break
+    if (deadline - Date.now() < minRound) break
   }
   const why = last instanceof Error ? last.message : String(last)
-  throw new AssertionError(`${doing} ${times} time${times === 1 ? '' : 's'} in ${budget}ms did not make "${inner}" pass; its last failure:\n${why}`)
+  throw new AssertionError(`${doing} ${times} time${times === 1 ? '' : 's'} in ${budget}ms did not make "${inner}" pass; its last failure:\n${why}${actionFailed}`)
 }
 
 When(
