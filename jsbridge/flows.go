@@ -88,7 +88,7 @@ func init() {
 	})
 }
 
-// flowJS is flow(name) of module "ferridriver": the flows name stands for,
+// flowJS is flow(name, fromURI?) of module "ferridriver": the flows name stands for,
 // [{name, uri, line, steps: [{keyword, text, line, argument?}]}], where an
 // argument is a doc string (a string) or a data table (rows).
 func (vm *VM) flowJS(call goja.FunctionCall) goja.Value {
@@ -97,8 +97,12 @@ func (vm *VM) flowJS(call goja.FunctionCall) goja.Value {
 	if vm.flowSource == nil {
 		vm.ThrowTypeError("flow(%q): flows can only be called while ferridriver bdd runs a test case", name)
 	}
+	// Paths are relative to the calling feature: the one given (a flow's
+	// own file, when a flow calls another), else the running step's.
 	from := ""
-	if s := vm.currentStep().step; s != nil {
+	if v := call.Argument(1); !goja.IsUndefined(v) && !goja.IsNull(v) {
+		from = v.String()
+	} else if s := vm.currentStep().step; s != nil {
 		from = s.URI
 	}
 	flows, err := vm.flowSource(name, from)

@@ -20,7 +20,8 @@ import { stateOf, type StepWorld } from './world'
 /** How deep flows may call flows. */
 const maxDepth = 8
 
-const depths = new WeakMap<object, string[]>()
+/** The flows running in a World, innermost last: their names and files. */
+const depths = new WeakMap<object, Array<{ name: string; uri: string }>>()
 
 /** The arguments of a call: name | value rows, each value interpolated (a lone $name keeps its type). */
 function argumentsOf(world: object, table: DataTable | undefined): Array<[string, unknown]> {
@@ -34,12 +35,14 @@ function argumentsOf(world: object, table: DataTable | undefined): Array<[string
 /** Runs the steps of the flows name stands for, in world; a failure says which flow step failed. */
 async function call(world: StepWorld, name: string, args: Array<[string, unknown]>): Promise<void> {
   const stack = stateOf(depths, world, () => [])
-  if (stack.length >= maxDepth) throw new Error(`flows call flows more than ${maxDepth} deep: ${[...stack, name].map((n) => JSON.stringify(n)).join(' → ')}`)
+  if (stack.length >= maxDepth) throw new Error(`flows call flows more than ${maxDepth} deep: ${[...stack.map((f) => f.name), name].map((n) => JSON.stringify(n)).join(' → ')}`)
   for (const [k, v] of args) remember(world, k, v)
-  const flows = flow(name)
-  stack.push(name)
+  // A flow's own calls are relative to its file.
+  const flows = stack.length ? flow(name, stack[stack.length - 1].uri) : flow(name)
+  const depth = stack.length
   try {
     for (const f of flows) {
+      stack.push({ name: f.name, uri: f.uri })
       for (const s of f.steps) {
         try {
           await (s.argument === undefined ? runStep(s.text) : runStep(s.text, s.argument))
@@ -50,9 +53,10 @@ async function call(world: StepWorld, name: string, args: Array<[string, unknown
           throw err
         }
       }
+      stack.pop()
     }
   } finally {
-    stack.pop()
+    stack.length = depth
   }
 }
 

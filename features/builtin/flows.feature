@@ -15,3 +15,11 @@ Feature: Built-in steps: reusable flows
     When I call "flows/open-the-catalogue.feature"
     Then I expect "$products" to equal 4
     And I expect the URL path to equal "/catalogue.html"
+
+  Scenario: A flow that calls flows (a path relative to the flow's own file)
+    Given I remember the values:
+      | user     | demo   |
+      | password | secret |
+    When I call "Log in and open the catalogue"
+    Then I expect "$greeting" to equal "Welcome, demo!"
+    And I expect "$products" to equal 4

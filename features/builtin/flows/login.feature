@@ -11,3 +11,7 @@ Feature: Flows: logging in in the browser
     And I click "Log in"
     Then I expect the URL to end with "/welcome"
     And I remember the text of "h1" as "greeting"
+
+  Scenario: Log in and open the catalogue
+    When I call "Log in in the browser"
+    And I call "open-the-catalogue.feature"

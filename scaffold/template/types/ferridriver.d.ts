@@ -75,10 +75,10 @@ declare module 'ferridriver' {
   /**
    * The flows name stands for (docs/steps-guide.md, "Reusable flows"): a
    * scenario tagged @flow, by its name, or the scenarios of a feature file
-   * (relative to the running feature, or to the project). Run a flow's
-   * steps with runStep(step.text, step.argument).
+   * (relative to fromURI, by default the running feature, or else to the
+   * project). Run a flow's steps with runStep(step.text, step.argument).
    */
-  export function flow(name: string): Flow[]
+  export function flow(name: string, fromURI?: string): Flow[]
   export interface Flow {
     name: string
     /** The feature file, relative to the project. */
