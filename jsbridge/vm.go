@@ -318,6 +318,7 @@ func (vm *VM) installGlobals() error {
 		}
 		panic(ErrorValue(rt, fmt.Errorf("require: %w (scripts are not bundled: only ferridriver's builtin modules can be required)", err)))
 	})
+	vm.installJSONStringify()
 	vm.installTimers()
 	vm.installConsole()
 	vm.installProcess()
