@@ -205,3 +205,37 @@ console.log(typeof r.pipe, gunzipSync(gzipSync('z')).toString(), typeof new Even
 		t.Fatalf("%q", got)
 	}
 }
+
+// TestUtilStyleText: util.styleText colours as Node 22's does: FORCE_COLOR
+// decides when set, else the stream (process.stdout by default) when it is
+// a TTY of more than two colours; validateStream: false always colours.
+func TestUtilStyleText(t *testing.T) {
+	vm, _ := newTestVM(t, HostBDD, map[string]string{"entry.js": ""}, VMOptions{})
+	const red, bold = "\x1b[31mx\x1b[39m", "\x1b[1m\x1b[31mx\x1b[39m\x1b[22m"
+	tty := `{ isTTY: true, getColorDepth: () => 8 }`
+	for _, tc := range []struct{ force, call, want string }{
+		{"", `'red', 'x'`, "x"},
+		{"", `'red', 'x', { stream: ` + tty + ` }`, red},
+		{"", `'red', 'x', { stream: { isTTY: true, getColorDepth: () => 1 } }`, "x"},
+		{"", `'red', 'x', { stream: { isTTY: true } }`, red},
+		{"", `['bold', 'red'], 'x', { validateStream: false }`, bold},
+		{"", `'grey', 'x', { stream: ` + tty + ` }`, "\x1b[90mx\x1b[39m"},
+		{"1", `'red', 'x'`, red},
+		{"", `'red', 'x', { stream: ` + tty + ` }`, red},
+		{"0", `'red', 'x', { stream: ` + tty + ` }`, "x"},
+		{"3", `'red', 'x'`, red},
+	} {
+		src := "delete process.env.FORCE_COLOR\n"
+		if tc.force != "" {
+			src = "process.env.FORCE_COLOR = " + strconv.Quote(tc.force) + "\n"
+		}
+		if got := mustEval(t, vm, src+"return __ferridriver_require('node:util').styleText("+tc.call+")"); got != tc.want {
+			t.Errorf("FORCE_COLOR=%q styleText(%s) = %q, want %q", tc.force, tc.call, got, tc.want)
+		}
+	}
+	for call, code := range map[string]string{`'nope', 'x'`: "ERR_INVALID_ARG_VALUE", `'red', 3`: "ERR_INVALID_ARG_TYPE", `'red', 'x', { stream: null }`: "ERR_INVALID_ARG_TYPE"} {
+		if got := mustEval(t, vm, "try { __ferridriver_require('node:util').styleText("+call+") } catch (e) { return e.code }"); got != code {
+			t.Errorf("styleText(%s) threw %q, want %q", call, got, code)
+		}
+	}
+}
