@@ -23,8 +23,9 @@ all: build
 build: polyfills
 	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/ferridriver
 
-# The npm polyfills of Node built-ins (streams, events, util...), pinned by
-# tools/polyfills/package-lock.json, packed into the file jsbridge embeds.
+# The npm polyfills of Node built-ins (streams, events, util...) and
+# cucumber-js's formatter API, pinned by tools/polyfills/package-lock.json,
+# packed into the file jsbridge embeds.
 # Every target that compiles depends on it; it is rebuilt only when its
 # inputs change. A plain `go build` without it still compiles (those
 # modules then say to build with make).
@@ -34,7 +35,7 @@ polyfills: $(POLYFILLS_JS)
 $(POLYFILLS)/node_modules/.installed: $(POLYFILLS)/package.json $(POLYFILLS)/package-lock.json
 	cd $(POLYFILLS) && npm ci --no-audit --no-fund --loglevel=error
 	touch $@
-$(POLYFILLS_JS): $(POLYFILLS)/node_modules/.installed $(POLYFILLS)/entry.js $(POLYFILLS)/gen.go internal/gojacompat/gojacompat.go internal/jspack/jspack.go
+$(POLYFILLS_JS): $(POLYFILLS)/node_modules/.installed $(POLYFILLS)/entry.js $(POLYFILLS)/cucumber.js $(wildcard $(POLYFILLS)/shims/*.js) $(POLYFILLS)/gen.go $(wildcard internal/gojacompat/*.go) internal/jspack/jspack.go
 	$(GO) run $(POLYFILLS)/gen.go -src $(POLYFILLS) -out $@
 	rm -f jsbridge/polyfills/polyfills.js # the bundle of earlier builds, embedded if left
 	touch $@

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"strings"
 	"sync"
 
 	"github.com/dop251/goja"
@@ -232,6 +233,15 @@ func (vm *VM) requirePolyfill(st *polyfillState, id int) (goja.Value, error) {
 	require := rt.ToValue(func(c goja.FunctionCall) goja.Value {
 		spec := c.Argument(0).String()
 		to, ok := requires[spec]
+		if !ok && strings.HasPrefix(spec, "node:") {
+			// Node's built-ins are the VM's, as for step code (gen.go
+			// leaves them out of the pack).
+			v, err := vm.require(spec)
+			if err != nil {
+				throwError(rt, err)
+			}
+			return v
+		}
 		if !ok {
 			panic(vm.newError("Error", fmt.Sprintf("Cannot find module '%s' (ferridriver's Node polyfills)", spec), "MODULE_NOT_FOUND"))
 		}

@@ -1,5 +1,7 @@
 // Which npm package implements which Node built-in in ferridriver's
-// JavaScript VM (see docs/architecture.md, "Node built-ins"). gen.go
+// JavaScript VM (see docs/architecture.md, "Node built-ins"), and the
+// npm libraries ferridriver's own JavaScript uses (cucumber-js's formatter
+// API, for @cucumber/cucumber's formatter exports). gen.go
 // bundles this file with the packages pinned in package-lock.json; each
 // getter loads its package on first use, so a VM pays only for what its
 // code imports. The Node-shaped glue around them (util's and events'
@@ -17,6 +19,9 @@ module.exports = {
   get webStreams() { return require('web-streams-polyfill'); },
   get whatwgURL() { return require('whatwg-url'); },
   get deepEqual() { return require('assert/build/internal/util/comparisons.js'); },
+  // Not a built-in: cucumber-js 13's formatter API (cucumber.js), which
+  // jsbridge/formatter.js re-exports from @cucumber/cucumber.
+  get cucumber() { return require('./cucumber.js'); },
   // ECMAScript built-ins of Node 22 that goja lacks (core-js installs
   // each on its global when required). The VM puts a placeholder under
   // each name of esBuiltinNames that requires them when first touched.

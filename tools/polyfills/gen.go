@@ -15,8 +15,10 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -38,6 +40,61 @@ func main() {
 
 // vmGlobalNamespace holds the modules that are the VM's own globals.
 const vmGlobalNamespace = "vm-global"
+
+// leftOutNamespace holds the modules left out of the pack on purpose
+// (leftOut): requiring one throws.
+const leftOutNamespace = "left-out"
+
+// leftOut are modules that packages of the pack require only for what
+// ferridriver never uses, with the reason.
+var leftOut = map[string]string{
+	// cli-table3 requires it only to colour the cells of a table styled
+	// with colours; ferridriver's tables have none, and it needs "os".
+	"@colors/colors/safe": "cli-table3's colours are not used by ferridriver",
+}
+
+// replaced are requires of packages' modules (importer, relative to src,
+// and specifier) that ferridriver points at a module of its own
+// (src/shims/<by>.js) instead, with the reason.
+var replaced = []struct{ importer, spec, by, why string }{
+	// cucumber-js loads custom formatters and snippet syntaxes with a
+	// dynamic import() at run time; ferridriver bundles a formatter before
+	// the run, so FormatterBuilder's loadCustomClass says how instead.
+	{"node_modules/@cucumber/cucumber/lib/formatter/builder.js", "./import_code", "import_code", "formatters are bundled before the run"},
+	// cucumber-js's keyword types read Gherkin's dialects, a JSON file of
+	// @cucumber/gherkin; its index loads the whole parser besides, which
+	// takes longer to compile than the rest of formatterHelpers.
+	{"node_modules/@cucumber/cucumber/lib/formatter/helpers/keyword_type.js", "@cucumber/gherkin", "gherkin_dialects", "only the dialects are used"},
+}
+
+// shimPrefix names ferridriver's own modules of the pack (src/shims).
+const shimPrefix = "ferridriver:"
+
+// moduleGlobals give modules of packages (keyed by path relative to src)
+// a global of Node's that goja lacks, as a binding of the module's own
+// required from the pack, so that the VM's globals stay as they are.
+var moduleGlobals = map[string]map[string]string{
+	// luxon (cucumber-js's summary durations) formats numbers with Intl.
+	"node_modules/luxon/build/node/luxon.js": {"Intl": shimPrefix + "intl"},
+	// Intl.js's locale data registers itself on its global IntlPolyfill.
+	"node_modules/intl/locale-data/jsonp/en-US.js": {"IntlPolyfill": "intl/lib/core.js"},
+}
+
+// globalsBanner is the line moduleGlobals put before a module's source:
+// one line, so that the module's line numbers stay.
+func globalsBanner(name string) string {
+	g := moduleGlobals[name]
+	var b strings.Builder
+	for _, k := range slices.Sorted(maps.Keys(g)) {
+		fmt.Fprintf(&b, "var %s = require(%q); ", k, g[k])
+	}
+	return b.String()
+}
+
+// nodeBuiltin reports whether a require names a Node built-in module
+// ("node:path"): the pack's modules get those from the VM, as step code
+// does, so they are left to the VM's require (not packed).
+func nodeBuiltin(spec string) bool { return strings.HasPrefix(spec, "node:") }
 
 // esbuild resolves every require() (as a bundle would: the packages'
 // "browser" fields, the process shim replaced by the VM's process); each
@@ -62,7 +119,7 @@ func generate(src, out string) error {
 		Platform:      api.PlatformBrowser,
 		Target:        api.ES2022,
 		LogLevel:      api.LogLevelSilent,
-		Plugins:       []api.Plugin{vmGlobals},
+		Plugins:       []api.Plugin{vmGlobals(src)},
 		AbsWorkingDir: src,
 	})
 	if err := errorsOf(res.Errors); err != nil {
@@ -96,8 +153,13 @@ func generate(src, out string) error {
 	for i, name := range names {
 		m := jspack.Module{Name: name, Kind: jspack.KindJS, Requires: map[string]int{}}
 		for _, im := range meta.Inputs[name].Imports {
-			if im.Kind != "require-call" || im.External {
-				return fmt.Errorf("%s: %s of %q: only resolved require() calls can be packed", name, im.Kind, im.Original)
+			if im.External && nodeBuiltin(im.Path) {
+				continue
+			}
+			// An ES module's imports become require() calls of the
+			// same specifiers when moduleSource turns it into CommonJS.
+			if (im.Kind != "require-call" && im.Kind != "import-statement") || im.External {
+				return fmt.Errorf("%s: %s of %q: only resolved require() calls and static imports can be packed", name, im.Kind, im.Original)
 			}
 			m.Requires[im.Original] = ids[im.Path]
 		}
@@ -126,6 +188,10 @@ func moduleSource(src, name string) (kind, text string, err error) {
 	switch {
 	case strings.HasPrefix(name, vmGlobalNamespace+":"):
 		return jspack.KindJS, "module.exports = globalThis." + strings.TrimPrefix(name, vmGlobalNamespace+":") + ";\n", nil
+	case strings.HasPrefix(name, leftOutNamespace+":"):
+		spec := strings.TrimPrefix(name, leftOutNamespace+":")
+		msg, _ := json.Marshal(spec + " is not in ferridriver's pack of npm modules: " + leftOut[spec])
+		return jspack.KindJS, "throw new Error(" + string(msg) + ");\n", nil
 	case strings.HasPrefix(name, "(disabled):"):
 		// A "browser": false entry: an empty module, as esbuild makes it.
 		return jspack.KindJS, "", nil
@@ -140,20 +206,31 @@ func moduleSource(src, name string) (kind, text string, err error) {
 		}
 		return jspack.KindJSON, string(data), nil
 	}
-	res := api.Transform(gojacompat.Rewrite(string(data)), api.TransformOptions{
+	res := api.Transform(globalsBanner(name)+gojacompat.Rewrite(string(data)), api.TransformOptions{
 		Sourcefile: name,
 		Loader:     api.LoaderJS,
 		Format:     api.FormatCommonJS,
 		Target:     api.ES2022,
-		// As jsbridge/bundle.go: goja lacks these, esbuild lowers them.
-		Supported: map[string]bool{"async-generator": false, "for-await": false, "regexp-match-indices": false},
-		Charset:   api.CharsetUTF8,
-		LogLevel:  api.LogLevelSilent,
+		// As jsbridge/bundle.go: goja lacks these, esbuild lowers them
+		// (a dynamic import() becomes a require() of the pack, which
+		// throws for a module it does not hold). Regular expressions with
+		// the u flag become new RegExp calls, for the lowering of their
+		// Unicode property escapes below.
+		Supported: map[string]bool{
+			"async-generator": false, "for-await": false, "regexp-match-indices": false, "dynamic-import": false,
+			"regexp-sticky-and-unicode-flags": false,
+		},
+		Charset:  api.CharsetUTF8,
+		LogLevel: api.LogLevelSilent,
 	})
 	if err := errorsOf(res.Errors); err != nil {
 		return "", "", err
 	}
-	return jspack.KindJS, string(res.Code), nil
+	code, err := gojacompat.LowerUnicodePropertyEscapes(string(res.Code))
+	if err != nil {
+		return "", "", err
+	}
+	return jspack.KindJS, code, nil
 }
 
 func errorsOf(msgs []api.Message) error {
@@ -172,16 +249,55 @@ func errorsOf(msgs []api.Message) error {
 }
 
 // vmGlobals makes the packages' require("process") the VM's own process
-// object (the npm "process" shim would replace it with an empty one).
-var vmGlobals = api.Plugin{
-	Name: "vm-globals",
-	Setup: func(b api.PluginBuild) {
-		b.OnResolve(api.OnResolveOptions{Filter: `^process/?$`}, func(args api.OnResolveArgs) (api.OnResolveResult, error) {
-			return api.OnResolveResult{Path: "process", Namespace: vmGlobalNamespace}, nil
-		})
-		b.OnLoad(api.OnLoadOptions{Filter: ".*", Namespace: vmGlobalNamespace}, func(args api.OnLoadArgs) (api.OnLoadResult, error) {
-			contents := "module.exports = globalThis." + args.Path + ";"
-			return api.OnLoadResult{Contents: &contents, Loader: api.LoaderJS}, nil
-		})
-	},
+// object (the npm "process" shim would replace it with an empty one), the
+// modules of leftOut modules that throw when required, the Node built-ins
+// the VM's own (external), and the replaced modules ferridriver's.
+func vmGlobals(src string) api.Plugin {
+	return api.Plugin{
+		Name: "vm-globals",
+		Setup: func(b api.PluginBuild) {
+			b.OnResolve(api.OnResolveOptions{Filter: ".*"}, func(args api.OnResolveArgs) (api.OnResolveResult, error) {
+				if _, ok := leftOut[args.Path]; ok {
+					return api.OnResolveResult{Path: args.Path, Namespace: leftOutNamespace}, nil
+				}
+				if importer, err := filepath.Rel(src, args.Importer); err == nil {
+					for _, r := range replaced {
+						if r.importer == filepath.ToSlash(importer) && r.spec == args.Path {
+							return api.OnResolveResult{Path: filepath.Join(src, "shims", r.by+".js")}, nil
+						}
+					}
+				}
+				return api.OnResolveResult{}, nil
+			})
+			b.OnResolve(api.OnResolveOptions{Filter: "^" + shimPrefix}, func(args api.OnResolveArgs) (api.OnResolveResult, error) {
+				return api.OnResolveResult{Path: filepath.Join(src, "shims", strings.TrimPrefix(args.Path, shimPrefix)+".js")}, nil
+			})
+			b.OnLoad(api.OnLoadOptions{Filter: `\.js$`}, func(args api.OnLoadArgs) (api.OnLoadResult, error) {
+				rel, err := filepath.Rel(src, args.Path)
+				if err != nil || moduleGlobals[filepath.ToSlash(rel)] == nil {
+					return api.OnLoadResult{}, nil
+				}
+				data, err := os.ReadFile(args.Path)
+				if err != nil {
+					return api.OnLoadResult{}, err
+				}
+				contents := globalsBanner(filepath.ToSlash(rel)) + string(data)
+				return api.OnLoadResult{Contents: &contents, Loader: api.LoaderJS}, nil
+			})
+			b.OnLoad(api.OnLoadOptions{Filter: ".*", Namespace: leftOutNamespace}, func(args api.OnLoadArgs) (api.OnLoadResult, error) {
+				contents := ""
+				return api.OnLoadResult{Contents: &contents, Loader: api.LoaderJS}, nil
+			})
+			b.OnResolve(api.OnResolveOptions{Filter: `^node:`}, func(args api.OnResolveArgs) (api.OnResolveResult, error) {
+				return api.OnResolveResult{Path: args.Path, External: true}, nil
+			})
+			b.OnResolve(api.OnResolveOptions{Filter: `^process/?$`}, func(args api.OnResolveArgs) (api.OnResolveResult, error) {
+				return api.OnResolveResult{Path: "process", Namespace: vmGlobalNamespace}, nil
+			})
+			b.OnLoad(api.OnLoadOptions{Filter: ".*", Namespace: vmGlobalNamespace}, func(args api.OnLoadArgs) (api.OnLoadResult, error) {
+				contents := "module.exports = globalThis." + args.Path + ";"
+				return api.OnLoadResult{Contents: &contents, Loader: api.LoaderJS}, nil
+			})
+		},
+	}
 }
