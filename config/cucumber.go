@@ -94,7 +94,7 @@ var cucumberNotes = map[string]string{
 	"backtrace":      "backtrace is ignored: ferridriver always shows the stack of a failure, mapped to your sources",
 	"forceExit":      "forceExit is ignored: ferridriver always exits when the run ends",
 	"workerOptions":  "workerOptions is ignored: ferridriver's workers are not Node processes",
-	"plugin":         "plugin is not supported: cucumber-js plugins are Node modules that ferridriver does not load",
+	"plugin":         "plugin is not supported: cucumber-js's coordinator plugins (pickle filters and orders, publish hooks) are not loaded; a formatter plugin ({ type: 'formatter' }) runs when given to format",
 	"pluginOptions":  "pluginOptions is ignored (plugins are not supported)",
 	"snippetSyntax":  "snippetSyntax is not supported",
 	"requireModules": "requireModules is ignored",
@@ -294,7 +294,13 @@ func formats(o map[string]any, bad func(string, string) error) (StringList, erro
 				if !ok {
 					return nil, bad("format", `"name", "name:path" or ["name", "path"] items`)
 				}
-				name += ":" + path
+				// cucumber-js's quoted form keeps a colon in either part
+				// (a file: URL naming a custom formatter).
+				if strings.Contains(name, ":") || strings.Contains(path, ":") {
+					name = `"` + name + `":"` + path + `"`
+				} else {
+					name += ":" + path
+				}
 			}
 			out = append(out, name)
 		default:

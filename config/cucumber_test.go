@@ -92,6 +92,20 @@ export const b = { tags: '(@b)', require: ['b/*.js'], worldParameters: { x: { z:
 	}
 }
 
+// The format list's items: a name, "name:path", or [name, path], whose
+// parts may hold colons (a custom formatter's file: URL).
+func TestCucumberConfigFormats(t *testing.T) {
+	dir := writeFiles(t, map[string]string{"cucumber.json": `{"default": {"format": ["progress", "json:r.json", ["./reporter.js", "out.txt"], ["file:///abs/reporter.js", "out.txt"]]}}`})
+	cfg, err := LoadWith(dir, "", LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := StringList{"progress", "json:r.json", "./reporter.js:out.txt", `"file:///abs/reporter.js":"out.txt"`}
+	if !reflect.DeepEqual(cfg.Test.Format, want) {
+		t.Fatalf("format %q, want %q", cfg.Test.Format, want)
+	}
+}
+
 // ferridriver.toml and FERRIDRIVER_* win over the cucumber-js configuration,
 // which wins over the defaults; Sources says which gave each key.
 func TestCucumberConfigPrecedence(t *testing.T) {
