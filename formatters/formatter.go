@@ -45,6 +45,10 @@ type Options struct {
 	Seed string
 	// Cwd is the directory paths in reports are relative to.
 	Cwd string
+	// Custom builds the formatter of a format name that is not registered:
+	// a cucumber-js custom formatter (a module path or an npm package, see
+	// formatters/custom). Nil: such a name is an error.
+	Custom func(spec Spec, o Options) (Formatter, error)
 }
 
 // Factory builds a formatter.
@@ -64,6 +68,17 @@ func Register(name string, f Factory) {
 		panic("formatters: duplicate format " + name)
 	}
 	registry[name] = f
+}
+
+// New builds the registered format name, writing to o.Out.
+func New(name string, o Options) (Formatter, error) {
+	registryMu.RLock()
+	factory, ok := registry[name]
+	registryMu.RUnlock()
+	if !ok {
+		return nil, fmt.Errorf("unknown format %q (known: %s)", name, strings.Join(Names(), ", "))
+	}
+	return factory(o)
 }
 
 // Names returns the registered format names, sorted.
@@ -152,6 +167,9 @@ func NewSet(specs []Spec, base Options, stdout, errOut io.Writer, isTTY bool) (*
 		registryMu.RLock()
 		_, ok := registry[sp.Name]
 		registryMu.RUnlock()
+		if !ok && base.Custom != nil {
+			ok = true // a custom formatter, built below
+		}
 		if !ok {
 			return nil, fmt.Errorf("unknown format %q (known: %s)", sp.Name, strings.Join(Names(), ", "))
 		}
@@ -177,6 +195,10 @@ func NewSet(specs []Spec, base Options, stdout, errOut io.Writer, isTTY bool) (*
 		registryMu.RLock()
 		factory := registry[sp.Name]
 		registryMu.RUnlock()
+		if factory == nil {
+			sp := sp
+			factory = func(o Options) (Formatter, error) { return base.Custom(sp, o) }
+		}
 		opts := base
 		opts.Path = sp.Path
 		var closer *reportFile

@@ -55,6 +55,12 @@ type BundleOptions struct {
 	Library *Library
 	// Cache keeps esbuild's output between runs; nil for none.
 	Cache *Cache
+	// Module, when set, is one module whose exports the bundle yields (a
+	// custom formatter): a path relative to Dir (./reporter.js), an
+	// absolute path, or a package name resolved from Dir's node_modules
+	// ("@cucumber/pretty-formatter", "allure-cucumberjs/reporter"). It is
+	// imported after Entries; VM.EvaluateModule returns its namespace.
+	Module string
 	// LeftOut is the import specifier of a library this bundle leaves out
 	// (Library.Module, with Library nil): an import of it resolves to an
 	// empty module, and Bundle.ImportsLeftOut then says the code needs the
@@ -186,6 +192,10 @@ func bundle(opts BundleOptions, dir string, entries []string) (code, smap []byte
 	for _, abs := range entries {
 		q, _ := json.Marshal(abs)
 		fmt.Fprintf(&entry, "import %s;\n", q)
+	}
+	if opts.Module != "" {
+		q, _ := json.Marshal(opts.Module)
+		fmt.Fprintf(&entry, "import * as __ferridriverModule from %s;\n%s(__ferridriverModule);\n", q, moduleExportsFn)
 	}
 	esbuildRuns.Add(1)
 	reads := &readSums{sums: map[string]string{}}

@@ -85,6 +85,9 @@ func bundleKey(opts BundleOptions, dir string, entries []string) (string, error)
 	for _, k := range aliases {
 		fmt.Fprintf(h, "alias\x00%s\x00%s\x00", k, opts.Alias[k])
 	}
+	if opts.Module != "" {
+		fmt.Fprintf(h, "module\x00%s\x00", opts.Module)
+	}
 	if opts.LeftOut != "" {
 		fmt.Fprintf(h, "leftout\x00%s\x00", opts.LeftOut)
 	}

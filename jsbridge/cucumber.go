@@ -91,6 +91,7 @@ func (vm *VM) installCucumber() {
 	for _, name := range []string{"World", "DataTable", "PendingException", "SkippedException", "Status", "world", "context"} {
 		set(name, vm.prelude.Get(name))
 	}
+	vm.installFormatterExports(exports)
 	vm.cucumber = exports
 	// The registration functions are also globals, so an extension file
 	// can call Given/defineTool without importing anything.

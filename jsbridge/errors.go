@@ -189,7 +189,7 @@ func (vm *VM) frames(stack string) string {
 		if i := strings.LastIndex(loc, "("); i > 0 && strings.HasSuffix(loc, ")") {
 			loc = loc[:i]
 		}
-		if loc == "native" || strings.HasPrefix(loc, preludeName) || strings.HasPrefix(loc, bundleName) || strings.HasPrefix(loc, "<ferridriver") {
+		if loc == "native" || strings.HasPrefix(loc, preludeName) || strings.HasPrefix(loc, formatterName) || strings.HasPrefix(loc, bundleName) || strings.HasPrefix(loc, "<ferridriver") {
 			continue
 		}
 		loc = vm.relPath(loc)

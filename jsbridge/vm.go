@@ -101,6 +101,10 @@ type VM struct {
 	// flowSource and onceStore serve flow() and runOnce() (flows.go).
 	flowSource FlowSource
 	onceStore  *OnceStore
+	// formatterRun is the custom formatter the VM runs (StartFormatter);
+	// moduleExports the namespace a Module bundle handed over.
+	formatterRun  *Formatter
+	moduleExports goja.Value
 
 	interruptMu sync.Mutex
 	interrupted atomic.Bool // see Interrupted
@@ -300,6 +304,10 @@ func (vm *VM) installGlobals() error {
 			return v
 		})
 	}
+	g.Set(moduleExportsFn, func(call goja.FunctionCall) goja.Value {
+		vm.moduleExports = call.Argument(0)
+		return goja.Undefined()
+	})
 	// require() for code that is not bundled (run_script sources): the
 	// same builtin modules, Node's bare names ("fs") included; anything
 	// else goja_nodejs knows, then a clear error instead of goja_nodejs'

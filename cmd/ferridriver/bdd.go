@@ -10,6 +10,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime/debug"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -19,6 +20,7 @@ import (
 
 	"github.com/ferridriver/ferridriver/config"
 	"github.com/ferridriver/ferridriver/formatters"
+	"github.com/ferridriver/ferridriver/formatters/custom"
 	"github.com/ferridriver/ferridriver/jsbridge"
 	"github.com/ferridriver/ferridriver/runner"
 	"github.com/ferridriver/ferridriver/steps"
@@ -89,7 +91,7 @@ file or tag expression; 130 interrupted.`,
 	fl.BoolVar(&f.noStrict, "no-strict", false, "succeed even if there are pending steps")
 	fl.StringVar(&f.worldParameters, "world-parameters", "", "JSON object given to the World as this.parameters (merged over the config's)")
 	fl.StringVar(&f.language, "language", "", "default language of feature files (e.g. fr)")
-	fl.StringArrayVarP(&f.formats, "format", "f", nil, "output format NAME[:PATH] (repeatable), e.g. junit:reports/junit.xml")
+	fl.StringArrayVarP(&f.formats, "format", "f", nil, "output format NAME[:PATH] (repeatable), e.g. junit:reports/junit.xml; NAME may be a custom formatter (./reporter.js, a formatter package)")
 	fl.StringArrayVar(&f.formatOptions, "format-options", nil, "JSON object of format options (repeatable, merged)")
 	fl.StringArrayVarP(&f.imports, "import", "i", nil, "step definition / support file or glob (repeatable)")
 	fl.StringArrayVarP(&f.imports, "require", "r", nil, "alias of --import")
@@ -162,6 +164,9 @@ func runBDD(cmd *cobra.Command, args []string, f *bddFlags) error {
 		FormatOptions: formatOptions,
 		Seed:          run.Seed(),
 		Cwd:           dir,
+		Custom: custom.Factory(custom.Options{
+			Dir: dir, Env: p.env, Stdout: stdout, Stderr: stderr, Alias: cfg.Bundler.Alias, Cache: opts.Cache,
+		}),
 	}, stdout, stderr, isTTY)
 	if err != nil {
 		return &ExitError{Code: exitUsage, Err: err}
@@ -371,18 +376,12 @@ func bddOptions(cmd *cobra.Command, args []string, f *bddFlags, cfg *config.Conf
 		raw = f.formats
 	}
 	toStdout := false
-	fromCucumber := !changed("format") && cfg.Sources["format"] == config.SourceCucumber
 	for _, s := range raw {
 		sp, err := formatters.ParseSpec(s)
 		if err != nil {
 			return opts, nil, nil, err
 		}
-		if fromCucumber {
-			var ok bool
-			if sp, ok = cucumberFormat(cfg, sp); !ok {
-				continue
-			}
-		}
+		sp = formatName(cfg.Dir, sp)
 		toStdout = toStdout || sp.Path == ""
 		specs = append(specs, sp)
 	}
@@ -411,6 +410,36 @@ func limitOption(key *int, flagSet bool, flag int) int64 {
 		return -1
 	}
 	return int64(mib) << 20
+}
+
+// formatName maps the name of a format (the command line's or the
+// cucumber-js configuration's) to the one ferridriver runs: the built-in
+// formats under their names, and any other name is a custom formatter (a
+// module path or a package, formatters/custom). One exception:
+// `@cucumber/pretty-formatter` is a formatter package only in its 1.x
+// releases (cucumber-js 7-9); later releases are the library behind
+// cucumber-js's own `pretty`, which is what a project naming it without
+// such a release installed gets.
+func formatName(dir string, sp formatters.Spec) formatters.Spec {
+	if sp.Name == "@cucumber/pretty-formatter" && !prettyFormatterPackage(dir) {
+		sp.Name = "pretty"
+	}
+	return sp
+}
+
+// prettyFormatterPackage says whether the @cucumber/pretty-formatter that
+// dir's code would import is a 1.x release (a formatter class).
+func prettyFormatterPackage(dir string) bool {
+	for d := dir; ; d = filepath.Dir(d) {
+		data, err := os.ReadFile(filepath.Join(d, "node_modules", "@cucumber", "pretty-formatter", "package.json"))
+		if err == nil {
+			var pkg struct{ Version string }
+			return json.Unmarshal(data, &pkg) == nil && strings.HasPrefix(pkg.Version, "1.")
+		}
+		if filepath.Dir(d) == d {
+			return false
+		}
+	}
 }
 
 // colorEnabled decides ANSI colours: on a terminal, unless NO_COLOR, the

@@ -4,6 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/ferridriver/ferridriver/formatters"
 )
 
 // A dry run runs no step, so it starts no [[webServer]]: one whose command
@@ -52,6 +54,40 @@ func TestLimitOption(t *testing.T) {
 	} {
 		if got := limitOption(tc.key, tc.flagSet, tc.flag); got != tc.want {
 			t.Errorf("limitOption(%v, %v, %d) = %d, want %d", tc.key, tc.flagSet, tc.flag, got, tc.want)
+		}
+	}
+}
+
+// @cucumber/pretty-formatter names the installed formatter package when
+// it is a 1.x release (a formatter class), else cucumber-js's pretty;
+// other names are left to the formats and the custom formatters.
+func TestFormatName(t *testing.T) {
+	withRelease := func(version string) string {
+		dir := t.TempDir()
+		pkg := filepath.Join(dir, "node_modules", "@cucumber", "pretty-formatter")
+		if err := os.MkdirAll(pkg, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(pkg, "package.json"), []byte(`{"name":"@cucumber/pretty-formatter","version":"`+version+`"}`), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		sub := filepath.Join(dir, "project")
+		if err := os.Mkdir(sub, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		return sub // the package is found up the tree, as Node finds it
+	}
+	tests := []struct{ dir, name, want string }{
+		{withRelease("1.0.1"), "@cucumber/pretty-formatter", "@cucumber/pretty-formatter"},
+		{withRelease("4.1.0"), "@cucumber/pretty-formatter", "pretty"},
+		{t.TempDir(), "@cucumber/pretty-formatter", "pretty"},
+		{t.TempDir(), "./reporter.js", "./reporter.js"},
+		{t.TempDir(), "allure-cucumberjs/reporter", "allure-cucumberjs/reporter"},
+		{t.TempDir(), "junit", "junit"},
+	}
+	for _, tc := range tests {
+		if got := formatName(tc.dir, formatters.Spec{Name: tc.name, Path: "out.txt"}); got.Name != tc.want || got.Path != "out.txt" {
+			t.Errorf("%s in %s: %v, want %s:out.txt", tc.name, tc.dir, got, tc.want)
 		}
 	}
 }

@@ -6,7 +6,6 @@ import (
 	"io"
 	"path/filepath"
 	"reflect"
-	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -16,30 +15,6 @@ import (
 	"github.com/ferridriver/ferridriver/runner"
 	"github.com/ferridriver/ferridriver/world"
 )
-
-// cucumberFormatNames map the names cucumber-js users write for formatters
-// ferridriver has under another name.
-var cucumberFormatNames = map[string]string{
-	"@cucumber/pretty-formatter": "pretty",
-}
-
-// cucumberFormat checks a format of the cucumber-js configuration: one that
-// names a formatter ferridriver does not have (a custom formatter module, a
-// third-party formatter package) is noted as unsupported and skipped, so
-// the run goes on with the others, as the issue of an unknown --format on
-// the command line would not.
-func cucumberFormat(cfg *config.Config, sp formatters.Spec) (formatters.Spec, bool) {
-	if n, ok := cucumberFormatNames[sp.Name]; ok {
-		sp.Name = n
-	}
-	if slices.Contains(formatters.Names(), sp.Name) {
-		return sp, true
-	}
-	cfg.Cucumber.Notes = append(cfg.Cucumber.Notes, fmt.Sprintf(
-		"format %q is not supported (a custom formatter module or a third-party formatter package): skipped; ferridriver's formats are %s",
-		sp.String(), strings.Join(formatters.Names(), ", ")))
-	return sp, false
-}
 
 // printConfig prints the resolved [test] configuration of `bdd`, each value
 // with where it came from (flag, environment, ferridriver.toml, the

@@ -14,6 +14,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/ferridriver/ferridriver/formatters"
+	"github.com/ferridriver/ferridriver/formatters/custom"
 	"github.com/ferridriver/ferridriver/formatters/merge"
 	"github.com/ferridriver/ferridriver/messages"
 )
@@ -42,7 +43,8 @@ extra arguments are more streams. Merged, they make one report: one meta, the ea
 if every shard succeeded; features, pickles and step definitions that every
 shard repeats are kept once (see docs/reports.md).
 
-Formats: ` + fmt.Sprint(formatters.Names()) + `.`,
+Formats: ` + fmt.Sprint(formatters.Names()) + `, or a cucumber-js custom formatter (a module path such as
+./reporter.js, or a formatter package installed in node_modules).`,
 		Example: `  ferridriver report --from reports/run.ndjson --format junit:reports/junit.xml --format html:reports/report.html
   ferridriver report --from shard1.ndjson --from shard2.ndjson --format summary
   ferridriver report --from 'shards/*.ndjson' --format junit:reports/junit.xml`,
@@ -98,6 +100,9 @@ Formats: ` + fmt.Sprint(formatters.Names()) + `.`,
 			base := formatters.Options{
 				FormatOptions: fo, Seed: seed, Cwd: cwd,
 				Color: formatters.ResolveColor(tty, noColor, fo),
+				// Custom formatters render saved streams too; with no
+				// project loaded, their process.env is empty.
+				Custom: custom.Factory(custom.Options{Dir: cwd, Stdout: stdout, Stderr: cmd.ErrOrStderr()}),
 			}
 			set, err := formatters.NewSet(specs, base, stdout, cmd.ErrOrStderr(), tty)
 			if err != nil {
