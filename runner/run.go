@@ -580,6 +580,12 @@ func (r *Run) Execute(ctx context.Context, sink Sink) Result {
 		fin.Message = messages.Ptr("the run was interrupted")
 	}
 	r.stream.global(&messages.Envelope{TestRunFinished: fin})
+	if r.bundle != nil && r.vm0 != nil {
+		// The polyfills the run's code required after loading too (the
+		// formatter API in a hook...): the next run compiles them in the
+		// background as it starts, not in the step that first needs them.
+		r.bundle.Remember(r.vm0)
+	}
 	for _, w := range workers {
 		w.vm.Close()
 	}
