@@ -119,15 +119,16 @@ export const fast = '--tags "not @slow" --fail-fast'
 // TestPrintConfigShowsSources: --print-config prints every [test] value
 // with where it came from (flag, environment, ferridriver.toml, the
 // cucumber-js file and profiles, default) and the options not applied;
-// a run with an unsupported custom formatter says so once and goes on.
+// the run writes the configuration's reports, its custom formatter's too.
 func TestPrintConfigShowsSources(t *testing.T) {
 	dir := t.TempDir()
 	testenv.WriteFiles(t, dir, map[string]string{
 		"features/a.feature": "Feature: a\n  Scenario: s\n    Given pass\n",
 		"support/steps.js":   "const { Given } = require('@cucumber/cucumber')\nGiven('pass', function () {})\n",
+		"reporter.js":        "const { Formatter } = require('@cucumber/cucumber')\nmodule.exports = class extends Formatter {\n  constructor(o) { super(o); o.eventBroadcaster.on('envelope', (e) => { if (e.testRunFinished) this.log('finished ' + e.testRunFinished.success) }) }\n}\n",
 		"ferridriver.toml":   "[test]\nparallel = 3\n\n[browser]\nheadless = false\n",
 		"config/cucumber.json": `{
-  "default": {"require": ["support/*.js"], "parallel": 2, "retry": 2, "language": "en", "publish": true,
+  "default": {"require": ["support/*.js"], "parallel": 2, "retry": 2, "language": "en", "publish": true, "plugin": ["./coordinator.js"],
               "requireModule": ["ts-node/register"], "format": ["./reporter.js:out.txt", ["json", "reports/r.json"]]},
   "ci": {"tags": "@ci", "worldParameters": {"env": "ci"}}
 }`,
@@ -145,26 +146,27 @@ func TestPrintConfigShowsSources(t *testing.T) {
 		`tags = ["@ci"]  # config/cucumber.json`,
 		`worldParameters = {"env":"ci"}  # config/cucumber.json`,
 		`failFast = false  # default`,
-		`format = ["progress","json:reports/r.json"]  # config/cucumber.json`,
+		`format = ["progress","./reporter.js:out.txt","json:reports/r.json"]  # config/cucumber.json`,
 		"[browser]  # keys not listed are at their defaults\nheadless = false  # ferridriver.toml\nslowMo = 5  # env FERRIDRIVER_BROWSER_SLOWMO\n",
 		`publish is ignored`,
 		`requireModule is ignored`,
-		`format "./reporter.js:out.txt" is not supported (a custom formatter module or a third-party formatter package): skipped`,
 	} {
 		if !strings.Contains(res.stdout, want) {
 			t.Errorf("--print-config lacks %q:\n%s", want, res.stdout)
 		}
 	}
-	// The run itself: the notes once on stderr, the supported report written.
+	// The run itself: the notes once on stderr, the reports written.
 	run := ferridriver(t, dir, "bdd")
 	if run.code != 0 {
 		t.Fatalf("exit %d: %s%s", run.code, run.stdout, run.stderr)
 	}
-	if n := strings.Count(run.stderr, `format "./reporter.js:out.txt" is not supported`); n != 1 {
-		t.Errorf("the unsupported format is reported %d times:\n%s", n, run.stderr)
+	if out, err := os.ReadFile(filepath.Join(dir, "out.txt")); err != nil || string(out) != "finished true" {
+		t.Errorf("the custom formatter wrote %q (%v)", out, err)
 	}
-	if n := strings.Count(run.stderr, "publish is ignored"); n != 1 {
-		t.Errorf("publish is reported %d times:\n%s", n, run.stderr)
+	for _, note := range []string{"publish is ignored: ferridriver does not publish", "plugin is not supported: cucumber-js's coordinator plugins"} {
+		if n := strings.Count(run.stderr, note); n != 1 {
+			t.Errorf("%q is said %d times:\n%s", note, n, run.stderr)
+		}
 	}
 	if _, err := os.Stat(filepath.Join(dir, "reports", "r.json")); err != nil {
 		t.Errorf("json report: %v", err)

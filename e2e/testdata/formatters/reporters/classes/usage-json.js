@@ -1,0 +1,3 @@
+const { UsageJsonFormatter } = require('@cucumber/cucumber')
+
+module.exports = class UsageJson extends UsageJsonFormatter {}
