@@ -1,8 +1,12 @@
 module github.com/ferridriver/ferridriver
 
-go 1.26.8
+go 1.25.0
+
+toolchain go1.26.8
 
 require (
+	github.com/antchfx/xmlquery v1.5.2
+	github.com/antchfx/xpath v1.3.9
 	github.com/bmatcuk/doublestar/v4 v4.9.1
 	github.com/coder/websocket v1.8.15
 	github.com/cucumber/cucumber-expressions/go/v18 v18.0.1
@@ -26,14 +30,12 @@ require (
 	github.com/spf13/pflag v1.0.10
 	github.com/spf13/viper v1.21.0
 	go.yaml.in/yaml/v3 v3.0.4
-	golang.org/x/sys v0.49.0
-	golang.org/x/term v0.47.0
+	golang.org/x/sys v0.47.0
+	golang.org/x/term v0.45.0
 	golang.org/x/text v0.28.0
 )
 
 require (
-	github.com/antchfx/xmlquery v1.5.2 // indirect
-	github.com/antchfx/xpath v1.3.9 // indirect
 	github.com/cucumber/gherkin/go/v26 v26.2.0 // indirect
 	github.com/cucumber/messages/go/v21 v21.0.1 // indirect
 	github.com/deckarep/golang-set/v2 v2.7.0 // indirect
