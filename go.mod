@@ -10,8 +10,10 @@ require (
 	github.com/bmatcuk/doublestar/v4 v4.9.1
 	github.com/coder/websocket v1.8.15
 	github.com/cucumber/cucumber-expressions/go/v18 v18.0.1
+	github.com/cucumber/gherkin/go/v26 v26.2.0
 	github.com/cucumber/gherkin/go/v32 v32.2.0
 	github.com/cucumber/godog v0.15.1
+	github.com/cucumber/messages/go/v21 v21.0.1
 	github.com/cucumber/messages/go/v24 v24.1.0
 	github.com/cucumber/tag-expressions/go/v6 v6.2.0
 	github.com/dlclark/regexp2/v2 v2.5.2
@@ -36,8 +38,6 @@ require (
 )
 
 require (
-	github.com/cucumber/gherkin/go/v26 v26.2.0 // indirect
-	github.com/cucumber/messages/go/v21 v21.0.1 // indirect
 	github.com/deckarep/golang-set/v2 v2.7.0 // indirect
 	github.com/dop251/base64dec v0.0.0-20231022112746-c6c9f9a96217 // indirect
 	github.com/go-jose/go-jose/v3 v3.0.4 // indirect

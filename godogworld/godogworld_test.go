@@ -5,90 +5,24 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"image/png"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/cucumber/godog"
 	"github.com/playwright-community/playwright-go"
 
 	"github.com/ferridriver/ferridriver/examples/godogdemo"
 	"github.com/ferridriver/ferridriver/godogworld"
-	"github.com/ferridriver/ferridriver/internal/oracles"
+	"github.com/ferridriver/ferridriver/godogworld/internal/godogtest"
 	"github.com/ferridriver/ferridriver/internal/testenv"
 	"github.com/ferridriver/ferridriver/world"
 )
-
-// Cucumber JSON as godog's cucumber formatter writes it (the parts the
-// tests read).
-type cukeFeature struct {
-	Name     string        `json:"name"`
-	Elements []cukeElement `json:"elements"`
-}
-
-type cukeElement struct {
-	Name  string     `json:"name"`
-	Steps []cukeStep `json:"steps"`
-}
-
-type cukeStep struct {
-	Keyword string `json:"keyword"`
-	Name    string `json:"name"`
-	Result  struct {
-		Status string `json:"status"`
-		Error  string `json:"error_message"`
-	} `json:"result"`
-	Embeddings []struct {
-		Name     string `json:"name"`
-		MimeType string `json:"mime_type"`
-		Data     string `json:"data"`
-	} `json:"embeddings"`
-}
-
-// runGodog runs a godog suite over features (name -> Gherkin) with the
-// Suite's initializers around init, and returns godog's exit status and
-// its cucumber JSON report (raw and parsed).
-func runGodog(t *testing.T, s *godogworld.Suite, features map[string]string, concurrency int, init func(*godog.ScenarioContext)) (int, []byte, []cukeFeature) {
-	t.Helper()
-	var contents []godog.Feature
-	for name, src := range features {
-		contents = append(contents, godog.Feature{Name: name, Contents: []byte(src)})
-	}
-	var out bytes.Buffer
-	status := godog.TestSuite{
-		Name:                 t.Name(),
-		TestSuiteInitializer: s.TestSuiteInitializer(nil),
-		ScenarioInitializer:  s.ScenarioInitializer(init),
-		Options: &godog.Options{
-			Format: "cucumber", Output: &out, NoColors: true, Strict: true,
-			FeatureContents: contents, Concurrency: concurrency,
-		},
-	}.Run()
-	var report []cukeFeature
-	if err := json.Unmarshal(out.Bytes(), &report); err != nil {
-		t.Fatalf("godog's cucumber report is not JSON: %v\n%s", err, out.Bytes())
-	}
-	return status, out.Bytes(), report
-}
-
-// scenarioSteps returns the steps of the scenario named name.
-func scenarioSteps(t *testing.T, report []cukeFeature, name string) []cukeStep {
-	t.Helper()
-	for _, f := range report {
-		for _, e := range f.Elements {
-			if e.Name == name {
-				return e.Steps
-			}
-		}
-	}
-	t.Fatalf("no scenario %q in the report", name)
-	return nil
-}
 
 // goSteps are the Go steps of examples/godogdemo, written against the
 // World: I open "<path>", I log in as "<user>" with password "<password>",
@@ -123,7 +57,7 @@ func TestGoSteps(t *testing.T) {
 	var pages []playwright.Page
 	contexts := map[playwright.BrowserContext]bool{}
 	var hookErrs []string
-	status, _, report := runGodog(t, s, map[string]string{"login.feature": loginFeature}, 1, func(sc *godog.ScenarioContext) {
+	status, _, report := godogtest.Run(t, s, map[string]string{"login.feature": loginFeature}, 1, func(sc *godog.ScenarioContext) {
 		// The suite's own hooks run inside the Suite's: its Before hooks
 		// find the page open, and so do its After hooks.
 		sc.Before(func(ctx context.Context, _ *godog.Scenario) (context.Context, error) {
@@ -140,7 +74,7 @@ func TestGoSteps(t *testing.T) {
 		})
 		goSteps(sc)
 		sc.Step(`^every scenario has its own page$`, func(ctx context.Context) error {
-			w := godogworld.FromContext(ctx)
+			w := godogworld.MustFromContext(ctx)
 			mu.Lock()
 			defer mu.Unlock()
 			if contexts[w.Context] || w.Page.Context() != w.Context {
@@ -155,12 +89,12 @@ func TestGoSteps(t *testing.T) {
 			pages = append(pages, w.Page)
 			return nil
 		})
-	})
+	}, "")
 	if status != 0 {
 		t.Fatalf("godog exit status %d: %+v", status, report)
 	}
 	for _, name := range []string{"Logging in", "A new scenario is logged out"} {
-		for _, st := range scenarioSteps(t, report, name) {
+		for _, st := range godogtest.ScenarioSteps(t, report, name) {
 			if st.Result.Status != "passed" || len(st.Embeddings) != 0 {
 				t.Errorf("%s / %s: %s with %d attachments %s", name, st.Name, st.Result.Status, len(st.Embeddings), st.Result.Error)
 			}
@@ -177,30 +111,30 @@ func TestGoSteps(t *testing.T) {
 	}
 }
 
-// TestFailedStepScreenshot: the step that fails gets a PNG of the page in
-// godog's cucumber JSON (screenshot = only-on-failure, the default); the
-// steps before it have no attachment, the one after it is skipped; the
-// report is valid Cucumber JSON for the official converter.
+// TestFailedStepScreenshot: the step that fails gets one PNG of the page
+// in godog's cucumber JSON (screenshot = only-on-failure, the default);
+// the steps before it have no attachment, the one after it is skipped;
+// the report is valid Cucumber JSON for the official converter.
 func TestFailedStepScreenshot(t *testing.T) {
 	testenv.NeedBrowser(t)
 	s, err := godogworld.New(godogworld.Options{
 		Browser: world.Config{BaseURL: testenv.DemoApp(t), OutputDir: t.TempDir(), Viewport: &world.Viewport{Width: 800, Height: 600}},
 		// Expect retries for 300 ms before the step fails.
-		ExpectTimeout: 300, Logf: t.Logf,
+		ExpectTimeout: 300 * time.Millisecond, Logf: t.Logf,
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	status, raw, report := runGodog(t, s, map[string]string{"login.feature": `Feature: Login
+	status, raw, report := godogtest.Run(t, s, map[string]string{"login.feature": `Feature: Login
   Scenario: A wrong expectation
     Given I open "/login"
     Then the heading reads "Welcome, nobody!"
     And I open "/welcome"
-`}, 1, goSteps)
+`}, 1, goSteps, "")
 	if status != 1 {
 		t.Fatalf("godog exit status %d, want 1 (failure)", status)
 	}
-	steps := scenarioSteps(t, report, "A wrong expectation")
+	steps := godogtest.ScenarioSteps(t, report, "A wrong expectation")
 	if len(steps) != 3 {
 		t.Fatalf("%d steps", len(steps))
 	}
@@ -232,11 +166,12 @@ func TestFailedStepScreenshot(t *testing.T) {
 	if steps[2].Result.Status != "skipped" {
 		t.Errorf("step after the failure: %s", steps[2].Result.Status)
 	}
-	validateCucumberJSON(t, raw)
+	godogtest.ValidateCucumberJSON(t, raw)
 }
 
 // TestScreenshotModes: screenshot = on attaches the page at the end of
-// every scenario (to its last step); off attaches nothing, not even for a
+// every scenario (to its last step), and a failing scenario gets one
+// screenshot, the failure's; off attaches nothing, not even for a
 // failure. trace = retain-on-failure links the failed scenario's trace.
 func TestScreenshotModes(t *testing.T) {
 	testenv.NeedBrowser(t)
@@ -251,24 +186,24 @@ func TestScreenshotModes(t *testing.T) {
     Then the heading reads "Not this"
 `
 	for _, tc := range []struct {
-		screenshot, trace string
+		screenshot, trace world.Mode
 		passing, failing  []string // attachment names of the last step
 	}{
-		{world.ModeOn, world.ModeRetainOnFailure, []string{"screenshot.png"}, []string{"failure.png", "screenshot.png", "trace.zip"}},
+		{world.ModeOn, world.ModeRetainOnFailure, []string{"screenshot.png"}, []string{"failure.png", "trace.zip"}},
 		{world.ModeOff, world.ModeOff, nil, nil},
 	} {
-		t.Run(tc.screenshot, func(t *testing.T) {
+		t.Run(string(tc.screenshot), func(t *testing.T) {
 			out := t.TempDir()
 			s, err := godogworld.New(godogworld.Options{
 				Browser:       world.Config{BaseURL: base, OutputDir: out, Screenshot: tc.screenshot, Trace: tc.trace},
-				ExpectTimeout: 300, Logf: t.Logf,
+				ExpectTimeout: 300 * time.Millisecond, Logf: t.Logf,
 			})
 			if err != nil {
 				t.Fatal(err)
 			}
-			_, _, report := runGodog(t, s, map[string]string{"modes.feature": feature}, 1, goSteps)
+			_, _, report := godogtest.Run(t, s, map[string]string{"modes.feature": feature}, 1, goSteps, "")
 			for name, want := range map[string][]string{"Passing": tc.passing, "Failing": tc.failing} {
-				steps := scenarioSteps(t, report, name)
+				steps := godogtest.ScenarioSteps(t, report, name)
 				var got []string
 				for _, e := range steps[len(steps)-1].Embeddings {
 					got = append(got, e.Name)
@@ -291,221 +226,272 @@ func TestScreenshotModes(t *testing.T) {
 	}
 }
 
-// todoSteps are the project's TypeScript steps of the mixed suite: a
-// parameter type with a transformer, DataTable and doc string arguments,
-// tagged Before hooks, After hooks, BeforeStep hooks, BeforeAll/AfterAll
-// per VM, attachments.
-const todoSteps = `
-import { Given, When, Then, Before, After, BeforeStep, BeforeAll, AfterAll, defineParameterType, DataTable } from '@cucumber/cucumber'
-import { expect } from '@playwright/test'
-import { writeFileSync } from 'node:fs'
-
-let beforeAll = 0
-BeforeAll(function () { beforeAll++ })
-AfterAll(function () {
-  writeFileSync('afterall-' + Math.random().toString(36).slice(2) + '.txt', 'BeforeAll ran ' + beforeAll + ' time(s)')
-})
-
-defineParameterType({ name: 'items', regexp: /\d+ items?/, transformer: (s: string) => parseInt(s, 10) })
-
-Before({ tags: '@hooked' }, async function () {
-  this.attach('Before hook saw ' + this.page.url(), 'text/plain')
-})
-
-BeforeStep({ tags: '@hooked' }, function ({ pickleStep }) {
-  this.stepsSeen = (this.stepsSeen ?? 0) + 1
-  this.lastStep = pickleStep.text
-})
-
-Given('I open the todo list in JavaScript', async function () {
-  await this.page.goto('/todo.html')
-})
-
-When('I add the todos:', async function (table: DataTable) {
-  for (const { todo } of table.hashes()) {
-    await this.page.getByTestId('new-todo').fill(todo)
-    await this.page.getByTestId('new-todo').press('Enter')
-  }
-})
-
-Then('the JavaScript page is at {string}', function (path: string) {
-  expect(new URL(this.page.url()).pathname).toBe(path)
-})
-
-Then('the list has {items}', async function (n: number) {
-  expect(typeof n).toBe('number')
-  await expect(this.page.getByTestId('todo-item')).toHaveCount(n)
-})
-
-When('I note in JavaScript:', function (text: string) {
-  this.attach('note: ' + text + ' (BeforeStep saw ' + this.stepsSeen + ' JavaScript steps, the last "' + this.lastStep + '")', 'text/plain')
-})
-
-After(async function ({ result }) {
-  this.attach('After hook: ' + result.status, 'text/plain')
-})
-`
-
-const mixedFeature = `Feature: Mixed steps
-  @hooked
-  Scenario: Go and JavaScript share the page
-    Given I open "/todo.html"
-    Then the JavaScript page is at "/todo.html"
-    When I add the todos:
-      | todo         |
-      | Buy milk     |
-      | Walk the dog |
-    Then the counter reads "2 items left"
-    And the list has 2 items
-    When I note in JavaScript:
-      """
-      shared page
-      """
-
-  Scenario: A JavaScript step that fails
-    Given I open the todo list in JavaScript
-    Then the JavaScript page is at "/elsewhere.html"
-    And the counter reads "0 items left"
-`
-
-// TestGoAndJavaScriptSteps runs Go steps and the project's TypeScript
-// steps in the same scenarios, two at a time: each side sees what the
-// other did on the page; DataTable and doc string arguments and a custom
-// parameter type reach the JavaScript; hooks run and their attachments
-// reach godog's report; a failing JavaScript step reports its .ts line
-// and gets the failure screenshot; AfterAll runs in every VM when the
-// suite ends.
-func TestGoAndJavaScriptSteps(t *testing.T) {
+// TestStepContext: a step waiting on a Playwright call ends promptly when
+// its context is done (the scenario's deadline, a cancel, the step
+// timeout), not after Playwright's 30 s (one Suite serves three godog
+// runs): the click on an element that
+// never appears returns within a second of the deadline, the step fails
+// with the context's error and one failure screenshot, and the next
+// scenario runs normally. A step may return a context derived from its
+// own: with StepTimeout, the next steps are not bound by its deadline.
+func TestStepContext(t *testing.T) {
 	testenv.NeedBrowser(t)
-	dir := t.TempDir()
-	testenv.WriteFiles(t, dir, map[string]string{"steps/todo.ts": todoSteps})
+	base := testenv.DemoApp(t)
+	type ended struct {
+		at, deadline time.Time // when the click returned; the step's deadline
+		err          error
+	}
+	// One Suite (one browser) serves the runs; the step timeout is 2 s.
 	s, err := godogworld.New(godogworld.Options{
-		Browser: world.Config{BaseURL: testenv.DemoApp(t), OutputDir: t.TempDir()},
-		Dir:     dir, Steps: []string{"steps/**/*.ts"}, Stdout: testWriter{t}, Stderr: testWriter{t}, Logf: t.Logf,
+		Browser: world.Config{BaseURL: base, OutputDir: t.TempDir()}, StepTimeout: 2 * time.Second, Logf: t.Logf,
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	status, raw, report := runGodog(t, s, map[string]string{"mixed.feature": mixedFeature}, 2, goSteps)
-	if status != 1 {
-		t.Fatalf("godog exit status %d, want 1 (one scenario fails)", status)
-	}
-	shared := scenarioSteps(t, report, "Go and JavaScript share the page")
-	var texts []string
-	for i, st := range shared {
-		if st.Result.Status != "passed" {
-			t.Errorf("step %d %q: %s %s", i, st.Name, st.Result.Status, st.Result.Error)
+	t.Cleanup(func() {
+		if err := s.Close(); err != nil {
+			t.Error(err)
 		}
-		for _, e := range st.Embeddings {
-			b, _ := base64.StdEncoding.DecodeString(e.Data)
-			texts = append(texts, fmt.Sprintf("%d:%s:%s", i, e.MimeType, b))
-		}
-	}
-	want := []string{
-		"0:text/plain:Before hook saw about:blank",
-		`5:text/plain:note: shared page (BeforeStep saw 4 JavaScript steps, the last "I note in JavaScript:")`,
-		"5:text/plain:After hook: PASSED",
-	}
-	if strings.Join(texts, "\n") != strings.Join(want, "\n") {
-		t.Errorf("attachments:\n%s\nwant:\n%s", strings.Join(texts, "\n"), strings.Join(want, "\n"))
-	}
-
-	failing := scenarioSteps(t, report, "A JavaScript step that fails")
-	if len(failing) != 3 || failing[0].Result.Status != "passed" || failing[1].Result.Status != "failed" || failing[2].Result.Status != "skipped" {
-		t.Fatalf("failing scenario: %+v", failing)
-	}
-	if msg := failing[1].Result.Error; !strings.Contains(msg, "/elsewhere.html") || !strings.Contains(msg, "steps/todo.ts:") {
-		t.Errorf("the failure does not show the expectation and the .ts line: %q", msg)
-	}
-	var names []string
-	for _, e := range failing[1].Embeddings {
-		names = append(names, e.MimeType)
-		if e.MimeType == "text/plain" {
-			b, _ := base64.StdEncoding.DecodeString(e.Data)
-			names = append(names, string(b))
-		}
-	}
-	if got := strings.Join(names, "|"); got != "image/png|text/plain|After hook: FAILED" {
-		t.Errorf("failing step's attachments: %s", got)
-	}
-	validateCucumberJSON(t, raw)
-
-	// The suite is closed: every VM ran its AfterAll after its BeforeAll.
-	files, _ := filepath.Glob(filepath.Join(dir, "afterall-*.txt"))
-	if len(files) == 0 {
-		t.Fatal("AfterAll did not run")
-	}
-	for _, f := range files {
-		b, _ := os.ReadFile(f)
-		if string(b) != "BeforeAll ran 1 time(s)" {
-			t.Errorf("%s: %s", filepath.Base(f), b)
-		}
-	}
-}
-
-// testWriter sends console output of the steps to the test log.
-type testWriter struct{ t *testing.T }
-
-func (w testWriter) Write(p []byte) (int, error) {
-	w.t.Logf("%s", bytes.TrimRight(p, "\n"))
-	return len(p), nil
-}
-
-// validateCucumberJSON checks godog's report with the schemas published
-// by the official Cucumber JSON converter (testdata/cucumber-json.mjs says
-// how) and that the screenshots are well-formed embeddings.
-func validateCucumberJSON(t *testing.T, raw []byte) {
-	t.Helper()
-	if _, err := exec.LookPath("node"); err != nil {
-		t.Fatalf("node is required to run the Cucumber JSON converter: %v", err)
-	}
-	script, _ := filepath.Abs(filepath.Join("testdata", "cucumber-json.mjs"))
-	cmd := exec.Command("node", script, oracles.NodeModules(t))
-	cmd.Stdin = bytes.NewReader(raw)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("node %s: %v\n%s", script, err, stderr.String())
-	}
-	var res struct {
-		Errors       []string        `json:"errors"`
-		Converted    json.RawMessage `json:"converted"`
-		ConvertError string          `json:"convertError"`
-	}
-	if err := json.Unmarshal(out, &res); err != nil {
-		t.Fatalf("%v\n%s", err, out)
-	}
-	for _, e := range res.Errors {
-		t.Errorf("godog's report is not valid against the cucumber-ruby JSON schema: %s", e)
-	}
-	if res.ConvertError != "" {
-		t.Errorf("the Cucumber JSON converter rejects godog's report: %s", res.ConvertError)
-	}
-	var report []cukeFeature
-	if err := json.Unmarshal(raw, &report); err != nil {
-		t.Fatal(err)
-	}
-	shots := 0
-	for _, f := range report {
-		for _, e := range f.Elements {
-			for _, s := range e.Steps {
-				for _, em := range s.Embeddings {
-					if em.MimeType != "image/png" {
-						continue
+	})
+	run := func(t *testing.T, defaultCtx context.Context, onClick func(), feature string) (int, []godogtest.Feature, []ended) {
+		t.Helper()
+		var mu sync.Mutex
+		var clicks []ended
+		var out bytes.Buffer
+		var cancels []context.CancelFunc
+		status := godog.TestSuite{
+			ScenarioInitializer: s.ScenarioInitializer(func(sc *godog.ScenarioContext) {
+				goSteps(sc)
+				sc.Before(func(ctx context.Context, p *godog.Scenario) (context.Context, error) {
+					for _, tag := range p.Tags {
+						if tag.Name == "@deadline" { // a 1 s deadline on the scenario's context
+							ctx, cancel := context.WithTimeout(ctx, time.Second)
+							mu.Lock()
+							cancels = append(cancels, cancel)
+							mu.Unlock()
+							return ctx, nil
+						}
 					}
-					b, err := base64.StdEncoding.DecodeString(em.Data)
-					if err != nil {
-						t.Errorf("%s: embedding is not base64: %v", s.Name, err)
-					} else if _, err := png.DecodeConfig(bytes.NewReader(b)); err != nil {
-						t.Errorf("%s: embedded image is not a PNG: %v", s.Name, err)
+					return ctx, nil
+				})
+				sc.Step(`^I click a button that never appears$`, func(ctx context.Context) error {
+					if onClick != nil {
+						onClick()
 					}
-					shots++
-				}
+					err := godogworld.MustFromContext(ctx).Page.Locator("#never").Click()
+					deadline, _ := ctx.Deadline()
+					mu.Lock()
+					clicks = append(clicks, ended{time.Now(), deadline, err})
+					mu.Unlock()
+					return err
+				})
+				sc.Step(`^I keep a value in the context$`, func(ctx context.Context) (context.Context, error) {
+					return context.WithValue(ctx, struct{}{}, "kept"), nil
+				})
+				sc.Step(`^I work for (\d+) ms$`, func(ctx context.Context, ms int) error {
+					select {
+					case <-time.After(time.Duration(ms) * time.Millisecond):
+						if ctx.Value(struct{}{}) != "kept" {
+							return errors.New("the value of an earlier step is gone")
+						}
+						return nil
+					case <-ctx.Done():
+						return fmt.Errorf("the step's context ended: %w", ctx.Err())
+					}
+				})
+			}),
+			Options: &godog.Options{
+				Format: "cucumber", Output: &out, NoColors: true, Strict: true, DefaultContext: defaultCtx,
+				FeatureContents: []godog.Feature{{Name: "ctx.feature", Contents: []byte(feature)}},
+			},
+		}.Run()
+		for _, c := range cancels {
+			c()
+		}
+		report := parse(t, out.Bytes())
+		return status, report, clicks
+	}
+	checkAborted := func(t *testing.T, report []godogtest.Feature, scenario string, want error, wantText string) {
+		t.Helper()
+		steps := godogtest.ScenarioSteps(t, report, scenario)
+		st := steps[1]
+		if st.Result.Status != "failed" || !strings.Contains(st.Result.Error, wantText) || !strings.Contains(st.Result.Error, want.Error()) {
+			t.Errorf("%s: the click step %s: %q, want the context's error %q", scenario, st.Result.Status, st.Result.Error, wantText)
+		}
+		if len(st.Embeddings) != 1 || st.Embeddings[0].Name != "failure.png" {
+			t.Errorf("%s: the click step's attachments: %d, want the failure screenshot", scenario, len(st.Embeddings))
+		}
+		if steps[2].Result.Status != "skipped" {
+			t.Errorf("%s: the step after the click: %s", scenario, steps[2].Result.Status)
+		}
+	}
+
+	t.Run("scenario deadline", func(t *testing.T) {
+		status, report, clicks := run(t, nil, nil, `Feature: Deadline
+  @deadline
+  Scenario: A click past the deadline
+    Given I open "/login"
+    When I click a button that never appears
+    Then the heading reads "Log in"
+
+  Scenario: The next scenario
+    Given I open "/login"
+    Then the heading reads "Log in"
+`)
+		if status != 1 || len(clicks) != 1 {
+			t.Fatalf("status %d, %d clicks", status, len(clicks))
+		}
+		if c := clicks[0]; c.at.Sub(c.deadline) > time.Second || c.err == nil {
+			t.Errorf("the click returned %v after the deadline (%v), want within 1 s with an error", c.at.Sub(c.deadline), c.err)
+		}
+		checkAborted(t, report, "A click past the deadline", context.DeadlineExceeded, "the step's context is done")
+		for _, st := range godogtest.ScenarioSteps(t, report, "The next scenario") {
+			if st.Result.Status != "passed" {
+				t.Errorf("the next scenario: %s %s %s", st.Name, st.Result.Status, st.Result.Error)
 			}
 		}
+	})
+
+	t.Run("step timeout", func(t *testing.T) {
+		status, report, clicks := run(t, nil, nil, `Feature: Step timeout
+  Scenario: Steps that keep a context
+    Given I keep a value in the context
+    When I work for 1200 ms
+    And I work for 1200 ms
+    Then I work for 100 ms
+
+  Scenario: A click past the step timeout
+    Given I open "/login"
+    When I click a button that never appears
+    Then the heading reads "Log in"
+`)
+		if status != 1 || len(clicks) != 1 {
+			t.Fatalf("status %d, %d clicks", status, len(clicks))
+		}
+		if c := clicks[0]; c.at.Sub(c.deadline) > time.Second || c.err == nil {
+			t.Errorf("the click returned %v after the step timeout (%v), want within 1 s with an error", c.at.Sub(c.deadline), c.err)
+		}
+		checkAborted(t, report, "A click past the step timeout", context.DeadlineExceeded, "Options.StepTimeout = 2s")
+		for _, st := range godogtest.ScenarioSteps(t, report, "Steps that keep a context") {
+			if st.Result.Status != "passed" {
+				t.Errorf("%s: %s %s (the step timeout of an earlier step reached a later one?)", st.Name, st.Result.Status, st.Result.Error)
+			}
+		}
+	})
+
+	t.Run("cancel", func(t *testing.T) {
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		var cancelled time.Time
+		onClick := func() { // the run is cancelled 500 ms into the click
+			cancelled = time.Now().Add(500 * time.Millisecond)
+			time.AfterFunc(500*time.Millisecond, cancel)
+		}
+		status, report, clicks := run(t, ctx, onClick, `Feature: Cancel
+  Scenario: A click when the run is cancelled
+    Given I open "/login"
+    When I click a button that never appears
+    Then the heading reads "Log in"
+`)
+		if status != 1 || len(clicks) != 1 {
+			t.Fatalf("status %d, %d clicks", status, len(clicks))
+		}
+		if c := clicks[0]; c.at.Sub(cancelled) > time.Second || c.err == nil {
+			t.Errorf("the click returned %v after the cancel (%v), want within 1 s with an error", c.at.Sub(cancelled), c.err)
+		}
+		checkAborted(t, report, "A click when the run is cancelled", context.Canceled, "the step's context is done")
+	})
+}
+
+// TestMissingWrapper: a suite that forgot to wrap its ScenarioInitializer
+// gets a failure that says so, not a nil-pointer panic.
+func TestMissingWrapper(t *testing.T) {
+	var out bytes.Buffer
+	status := godog.TestSuite{
+		ScenarioInitializer: func(sc *godog.ScenarioContext) { goSteps(sc) }, // not wrapped by a Suite
+		Options: &godog.Options{
+			Format: "cucumber", Output: &out, NoColors: true, Strict: true,
+			FeatureContents: []godog.Feature{{Name: "x.feature", Contents: []byte("Feature: X\n  Scenario: Y\n    Given I open \"/login\"\n")}},
+		},
+	}.Run()
+	if status != 1 {
+		t.Fatalf("status %d", status)
 	}
-	if shots == 0 {
-		t.Error("the report embeds no screenshot")
+	st := godogtest.ScenarioSteps(t, parse(t, out.Bytes()), "Y")[0]
+	if want := "must be wrapped by the Suite's (ScenarioInitializer: suite.ScenarioInitializer(InitializeScenario))"; st.Result.Status != "failed" || !strings.Contains(st.Result.Error, want) || strings.Contains(st.Result.Error, "nil pointer") {
+		t.Errorf("step %s: %q", st.Result.Status, st.Result.Error)
 	}
+	defer func() {
+		if r := recover(); r == nil || !strings.Contains(fmt.Sprint(r), "ScenarioInitializer") {
+			t.Errorf("MustFromContext outside a scenario: %v", r)
+		}
+	}()
+	godogworld.MustFromContext(context.Background())
+}
+
+// TestNewErrors: New reports a bad configuration once, with its key.
+func TestNewErrors(t *testing.T) {
+	for _, tc := range []struct {
+		opts godogworld.Options
+		want string
+	}{
+		{godogworld.Options{Browser: world.Config{Browser: "netscape"}}, `[browser] browser: "netscape" is not a browser (want chromium, firefox or webkit)`},
+		{godogworld.Options{Browser: world.Config{Screenshot: "sometimes"}}, `[browser] screenshot: "sometimes" (want off, on or only-on-failure)`},
+		{godogworld.Options{StepTimeout: -time.Second}, "godogworld: Options.StepTimeout is negative (-1s)"},
+	} {
+		_, err := godogworld.New(tc.opts)
+		if err == nil || err.Error() != tc.want {
+			t.Errorf("New: %v\nwant: %s", err, tc.want)
+		}
+	}
+}
+
+type fakeT struct {
+	deadline time.Time
+	ok       bool
+	cleanups []func()
+}
+
+func (f *fakeT) Deadline() (time.Time, bool) { return f.deadline, f.ok }
+func (f *fakeT) Cleanup(fn func())           { f.cleanups = append(f.cleanups, fn) }
+
+// TestTestContext: the context ends before go test's deadline (5 s, or a
+// tenth of the time left), with a cause that says why; without one it
+// ends with the test.
+func TestTestContext(t *testing.T) {
+	now := time.Now()
+	for _, tc := range []struct {
+		left, margin time.Duration
+	}{{10 * time.Minute, 5 * time.Second}, {20 * time.Second, 2 * time.Second}} {
+		ft := &fakeT{deadline: now.Add(tc.left), ok: true}
+		ctx := godogworld.TestContext(ft)
+		d, ok := ctx.Deadline()
+		if got := ft.deadline.Sub(d); !ok || got < tc.margin-100*time.Millisecond || got > tc.margin {
+			t.Errorf("%v left: the context ends %v before the test's deadline, want %v", tc.left, got, tc.margin)
+		}
+		for _, c := range ft.cleanups {
+			c()
+		}
+		if ctx.Err() == nil {
+			t.Error("the context outlives the test")
+		}
+	}
+	ft := &fakeT{}
+	ctx := godogworld.TestContext(ft)
+	if _, ok := ctx.Deadline(); ok || ctx.Err() != nil || len(ft.cleanups) != 1 {
+		t.Fatalf("without a deadline: %v", ctx.Err())
+	}
+	ft.cleanups[0]()
+	if ctx.Err() == nil {
+		t.Error("the context outlives the test")
+	}
+}
+
+func parse(t *testing.T, raw []byte) []godogtest.Feature {
+	t.Helper()
+	var report []godogtest.Feature
+	if err := json.Unmarshal(raw, &report); err != nil {
+		t.Fatalf("godog's cucumber report is not JSON: %v\n%s", err, raw)
+	}
+	return report
 }

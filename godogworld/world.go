@@ -2,16 +2,14 @@ package godogworld
 
 import (
 	"context"
-	"net/url"
-	"path/filepath"
 
 	"github.com/cucumber/godog"
 	"github.com/playwright-community/playwright-go"
 )
 
 // World is one scenario's browser: a fresh context and page, closed when
-// the scenario ends. The JavaScript steps of the scenario see the same
-// page as this.page.
+// the scenario ends. The JavaScript steps of the scenario (package
+// godogworld/jssteps) see the same page as this.page.
 type World struct {
 	// Page is the scenario's page. A step may replace it (with a popup, a
 	// second page of Context): the failure screenshot shows World.Page.
@@ -35,31 +33,40 @@ type World struct {
 func newWorld(page playwright.Page, opts Options, pickle *godog.Scenario) *World {
 	var expect playwright.PlaywrightAssertions
 	if opts.ExpectTimeout > 0 {
-		expect = playwright.NewPlaywrightAssertions(opts.ExpectTimeout)
+		expect = playwright.NewPlaywrightAssertions(millis(opts.ExpectTimeout))
 	} else {
 		expect = playwright.NewPlaywrightAssertions()
 	}
 	return &World{Page: page, Context: page.Context(), BaseURL: opts.Browser.BaseURL, Expect: expect, Scenario: pickle}
 }
 
+// missingWrapper is the panic of MustFromContext (and the error of plugin
+// steps) in a scenario that Suite.ScenarioInitializer did not start.
+const missingWrapper = "godogworld: no browser World in this context: the godog.TestSuite's ScenarioInitializer " +
+	"must be wrapped by the Suite's (ScenarioInitializer: suite.ScenarioInitializer(InitializeScenario)), " +
+	"and the context must be the one godog passed to the step or hook"
+
+// MustFromContext returns the World of the scenario that ctx belongs to,
+// as FromContext, for step functions: when there is none it panics with a
+// message that names the missing wrapper (godog reports a step's panic as
+// its failure). Hooks, which godog does not protect from panics, use
+// FromContext.
+func MustFromContext(ctx context.Context) *World {
+	w := FromContext(ctx)
+	if w == nil {
+		panic(missingWrapper)
+	}
+	return w
+}
+
 // FromContext returns the World of the scenario that ctx belongs to: the
 // context.Context godog passes to step functions and hooks of a suite whose
-// ScenarioInitializer is the Suite's. It returns nil outside such a
-// scenario, or when the scenario's page could not be created (the scenario
-// then fails with the reason).
+// ScenarioInitializer is wrapped by Suite.ScenarioInitializer. It returns
+// nil outside such a scenario, or when the scenario's page could not be
+// created (the scenario then fails with the reason).
 func FromContext(ctx context.Context) *World {
 	if sc := scenarioFrom(ctx); sc != nil {
 		return sc.world
 	}
 	return nil
-}
-
-// fileURL is the file:// URL of path, for the trace attachment: traces are
-// megabytes, so the report links the zip rather than embedding it.
-func fileURL(path string) string {
-	abs, err := filepath.Abs(path)
-	if err != nil {
-		abs = path
-	}
-	return (&url.URL{Scheme: "file", Path: filepath.ToSlash(abs)}).String()
 }

@@ -12,7 +12,7 @@ import (
 )
 
 // Library is a project's step files and extensions loaded for a host that
-// runs scenarios with its own loop (godogworld runs them inside godog): the
+// runs scenarios with its own loop (godogworld/jssteps runs them inside godog): the
 // bundle is built once, step text is matched exactly as `ferridriver bdd`
 // matches it, and NewVM gives each of the host's workers its own VM.
 // Its methods are safe for concurrent use; the VMs it returns are not.

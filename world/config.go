@@ -46,10 +46,10 @@ type Config struct {
 	ActionTimeout     *float64 `mapstructure:"actionTimeout" json:"actionTimeout,omitempty" toml:"actionTimeout,omitempty"`
 	NavigationTimeout *float64 `mapstructure:"navigationTimeout" json:"navigationTimeout,omitempty" toml:"navigationTimeout,omitempty"`
 
-	// Screenshot is "off", "on" or "only-on-failure" (default).
-	Screenshot string `mapstructure:"screenshot" json:"screenshot,omitempty" toml:"screenshot,omitempty"`
-	// Trace is "off" (default), "on" or "retain-on-failure".
-	Trace string `mapstructure:"trace" json:"trace,omitempty" toml:"trace,omitempty"`
+	// Screenshot is ModeOff, ModeOn or ModeOnlyOnFailure (the default).
+	Screenshot Mode `mapstructure:"screenshot" json:"screenshot,omitempty" toml:"screenshot,omitempty"`
+	// Trace is ModeOff (the default), ModeOn or ModeRetainOnFailure.
+	Trace Mode `mapstructure:"trace" json:"trace,omitempty" toml:"trace,omitempty"`
 	// OutputDir receives trace zips (default "test-results", as Playwright).
 	OutputDir string `mapstructure:"outputDir" json:"outputDir,omitempty" toml:"outputDir,omitempty"`
 
@@ -86,12 +86,16 @@ type Viewport struct {
 	Height int `mapstructure:"height" json:"height" toml:"height"`
 }
 
+// Mode is a screenshot or trace mode: the value of [browser] screenshot
+// and trace.
+type Mode string
+
 // Screenshot and trace modes.
 const (
-	ModeOff             = "off"
-	ModeOn              = "on"
-	ModeOnlyOnFailure   = "only-on-failure"
-	ModeRetainOnFailure = "retain-on-failure"
+	ModeOff             Mode = "off"
+	ModeOn              Mode = "on"
+	ModeOnlyOnFailure   Mode = "only-on-failure"   // screenshot only
+	ModeRetainOnFailure Mode = "retain-on-failure" // trace only
 )
 
 // DefaultViewport is used when Config.Viewport is nil.
@@ -171,7 +175,7 @@ func (c *Config) BrowserName() string {
 func (c *Config) IsHeadless() bool { return c.Headless == nil || *c.Headless }
 
 // ScreenshotMode is Screenshot with its default applied.
-func (c *Config) ScreenshotMode() string {
+func (c *Config) ScreenshotMode() Mode {
 	if c.Screenshot == "" {
 		return ModeOnlyOnFailure
 	}
@@ -179,7 +183,7 @@ func (c *Config) ScreenshotMode() string {
 }
 
 // TraceMode is Trace with its default applied.
-func (c *Config) TraceMode() string {
+func (c *Config) TraceMode() Mode {
 	if c.Trace == "" {
 		return ModeOff
 	}

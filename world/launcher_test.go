@@ -216,7 +216,7 @@ func TestScreenshotOnFailure(t *testing.T) {
 	// only-on-failure (the default): the failure screenshot is taken when
 	// the step fails (browserenv.StepFailed), so Close takes none, failed
 	// or not. screenshot = on: Close takes one, failed or not.
-	for _, mode := range []string{ModeOnlyOnFailure, ModeOn} {
+	for _, mode := range []Mode{ModeOnlyOnFailure, ModeOn} {
 		l := newLauncher(t, Config{BaseURL: base, Screenshot: mode}, Options{})
 		for _, failed := range []bool{true, false} {
 			s := l.NewSession(0, "shot")

@@ -1,4 +1,4 @@
-package godogworld_test
+package jssteps_test
 
 import (
 	"path/filepath"
@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/ferridriver/ferridriver/godogworld"
+	"github.com/ferridriver/ferridriver/godogworld/jssteps"
 	"github.com/ferridriver/ferridriver/internal/testenv"
 	"github.com/ferridriver/ferridriver/world"
 )
@@ -31,7 +32,7 @@ allowEnv = ["GODOGWORLD_TEST_VAR"]
 `})
 	t.Setenv("GODOGWORLD_TEST_VAR", "visible")
 	t.Setenv("FERRIDRIVER_BROWSER_HEADLESS", "false")
-	o, err := godogworld.LoadOptions(dir)
+	o, err := jssteps.LoadOptions(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,13 +63,13 @@ func TestOptionErrors(t *testing.T) {
 			"Given('I use {unknown}', function () {})\n",
 		"broken/steps.ts": "Given('x', function ( {})\n",
 	})
-	if _, err := godogworld.LoadOptions(filepath.Join(dir, "bad")); err == nil || !strings.Contains(err.Error(), "screenshot") {
+	if _, err := jssteps.LoadOptions(filepath.Join(dir, "bad")); err == nil || !strings.Contains(err.Error(), "screenshot") {
 		t.Errorf("LoadOptions: %v", err)
 	}
-	if _, err := godogworld.New(godogworld.Options{Browser: world.Config{Browser: "netscape"}}); err == nil || !strings.Contains(err.Error(), "[browser] browser") {
+	if _, err := jssteps.New(jssteps.Options{Options: godogworld.Options{Browser: world.Config{Browser: "netscape"}}, Dir: dir, Steps: []string{"steps/steps.js"}}); err == nil || !strings.HasPrefix(err.Error(), "[browser] browser") {
 		t.Errorf("New with a bad [browser]: %v", err)
 	}
-	_, err := godogworld.New(godogworld.Options{Dir: dir, Steps: []string{"steps"}})
+	_, err := jssteps.New(jssteps.Options{Dir: dir, Steps: []string{"steps"}})
 	if err == nil {
 		t.Fatal("New accepted step definitions godog cannot match")
 	}
@@ -80,7 +81,33 @@ func TestOptionErrors(t *testing.T) {
 	if strings.Contains(err.Error(), "\"fine\"") {
 		t.Errorf("error names a good definition: %v", err)
 	}
-	if _, err := godogworld.New(godogworld.Options{Dir: dir, Steps: []string{"broken"}}); err == nil || !strings.Contains(err.Error(), "broken/steps.ts:2:1: ") {
+	if _, err := jssteps.New(jssteps.Options{Dir: dir, Steps: []string{"broken"}}); err == nil || !strings.Contains(err.Error(), "broken/steps.ts:2:1: ") {
 		t.Errorf("New with a step file that does not compile: %v", err)
+	}
+}
+
+// TestEmptyGlob: a steps pattern that names no file is an error of New,
+// naming it, instead of every JavaScript step being undefined.
+func TestEmptyGlob(t *testing.T) {
+	dir := t.TempDir()
+	testenv.WriteFiles(t, dir, map[string]string{"steps/steps.ts": "import { Given } from '@cucumber/cucumber'\nGiven('fine', function () {})\n"})
+	for _, tc := range []struct {
+		steps []string
+		want  string
+	}{
+		{[]string{"steps/**/*.ts", "step/**/*.ts"}, `"step/**/*.ts" names no JavaScript or TypeScript file in ` + dir},
+		{[]string{"features/steps"}, `"features/steps" names no JavaScript or TypeScript file`},
+	} {
+		_, err := jssteps.New(jssteps.Options{Dir: dir, Steps: tc.steps})
+		if err == nil || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), `"steps/**/*.ts"`) {
+			t.Errorf("New with steps %v: %v", tc.steps, err)
+		}
+	}
+	s, err := jssteps.New(jssteps.Options{Dir: dir, Steps: []string{"steps/**/*.ts"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Close(); err != nil {
+		t.Error(err)
 	}
 }
