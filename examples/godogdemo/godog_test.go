@@ -1,4 +1,4 @@
-package godogdemo_test
+package godogdemo
 
 import (
 	"flag"
@@ -12,7 +12,6 @@ import (
 	"github.com/cucumber/godog/colors"
 
 	"github.com/ferridriver/ferridriver/demoapp"
-	"github.com/ferridriver/ferridriver/examples/godogdemo"
 	"github.com/ferridriver/ferridriver/godogworld"
 	"github.com/ferridriver/ferridriver/godogworld/jssteps"
 )
@@ -67,7 +66,7 @@ func TestFeatures(t *testing.T) {
 	suite := godog.TestSuite{
 		Name:                 "godogdemo",
 		TestSuiteInitializer: fd.TestSuiteInitializer(nil), // closes the browser at the end
-		ScenarioInitializer:  fd.ScenarioInitializer(godogdemo.InitializeScenario),
+		ScenarioInitializer:  fd.ScenarioInitializer(InitializeScenario),
 		Options:              &o,
 	}
 	if suite.Run() != 0 {
