@@ -329,6 +329,9 @@ type scenario struct {
 	world   *World
 	pickle  *godog.Scenario
 	plugin  *PluginScenario
+	// context is the scenario's browser context (World.Context may be
+	// replaced by a step).
+	context playwright.BrowserContext
 
 	mu    sync.Mutex
 	ended bool
@@ -366,7 +369,7 @@ func (s *Suite) beforeScenario(ctx context.Context, pickle *godog.Scenario) (con
 		s.release(sl)
 		return ctx, fmt.Errorf("godogworld: the scenario's page: %w", session.Explain(err))
 	}
-	sc := &scenario{suite: s, slot: sl, session: session, world: newWorld(page, s.opts, pickle), pickle: pickle}
+	sc := &scenario{suite: s, slot: sl, session: session, world: newWorld(page, s.opts, pickle), pickle: pickle, context: page.Context()}
 	sc.plugin = &PluginScenario{Pickle: pickle, Session: session, World: sc.world}
 	s.mu.Lock()
 	s.open[sc] = true
@@ -493,13 +496,15 @@ func (s *Suite) afterScenario(ctx context.Context, pickle *godog.Scenario, err e
 	return ctx, nil
 }
 
-// record keeps the scenarios that failed, for RunWithRetries.
+// record keeps the scenarios that failed while RunWithRetries runs.
 func (s *Suite) record(pickle *godog.Scenario, err error) {
 	if err == nil || errors.Is(err, godog.ErrSkip) {
 		return
 	}
 	s.mu.Lock()
-	s.failed = append(s.failed, failure{pickle, err})
+	if s.holdOpen {
+		s.failed = append(s.failed, failure{pickle, err})
+	}
 	s.mu.Unlock()
 }
 

@@ -2,12 +2,14 @@ package godogworld
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/cucumber/godog"
+	"github.com/playwright-community/playwright-go"
 )
 
 // abortShotTimeout bounds the failure screenshot taken when a step's
@@ -61,8 +63,12 @@ func (w *stepWatch) abort() {
 	defer close(w.done)
 	w.cause = fmt.Errorf("godogworld: the step's context is done, the scenario's browser context was closed: %w", w.contextError())
 	w.shot = w.sc.failureScreenshot(abortShotTimeout)
-	if c, err := w.sc.session.Context(context.Background()); err == nil {
-		if err := c.Close(); err != nil {
+	contexts := []playwright.BrowserContext{w.sc.context}
+	if p := w.sc.world.Page; p != nil && p.Context() != w.sc.context {
+		contexts = append(contexts, p.Context()) // a step's page of another context
+	}
+	for _, c := range contexts {
+		if err := c.Close(); err != nil && !errors.Is(err, playwright.ErrTargetClosed) {
 			w.sc.suite.opts.Logf("closing the context of scenario %q: %v", w.sc.pickle.Name, err)
 		}
 	}
