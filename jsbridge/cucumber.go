@@ -75,6 +75,11 @@ func (vm *VM) installCucumber() {
 			panic(rt.NewTypeError("setDefaultTimeout: expected a number of milliseconds (-1 for none)"))
 		}
 		vm.registry.DefaultTimeout = time.Duration(max(ms, 0) * float64(time.Millisecond))
+		vm.registry.defaultTimeoutSet = true
+		vm.registry.DefaultTimeoutSource = "setDefaultTimeout"
+		if src := vm.callerSource().String(); src != "" {
+			vm.registry.DefaultTimeoutSource += " at " + src
+		}
 		return goja.Undefined()
 	})
 	set("setDefinitionFunctionWrapper", func(call goja.FunctionCall) goja.Value {
@@ -329,6 +334,10 @@ type AttachFunc func(a *messages.Attachment)
 // SetAttachTarget directs this.attach/log/link to fn (nil: attachments are
 // dropped, e.g. outside of any step).
 func (vm *VM) SetAttachTarget(fn AttachFunc) { vm.attachTarget = fn }
+
+// Attach attaches a to the running step or hook, as this.attach does
+// (dropped outside of them). Loop goroutine only.
+func (vm *VM) Attach(a *messages.Attachment) { vm.emit(a) }
 
 func (vm *VM) emit(a *messages.Attachment) {
 	if vm.attachTarget != nil {
@@ -615,6 +624,10 @@ type Outcome struct {
 	// Err is the failure (FAILED) or the exception that made the step
 	// PENDING/SKIPPED (PendingException, SkippedException); nil otherwise.
 	Err error
+	// Paused is the time the step's clock was paused (PauseStepClock):
+	// time the step waited for what is not its own work (the browser's
+	// start-up), which its duration leaves out.
+	Paused time.Duration
 }
 
 // RunStep invokes a step definition with cucumber-js's calling convention.
@@ -640,8 +653,10 @@ func (vm *VM) RunStep(def *StepDef, world *goja.Object, args []StepArg, arg *mes
 			vals = append(vals, vm.newDataTable(arg.DataTable))
 		}
 	}
-	v, err := vm.invokeStep(def.fn, def.fnLength, world, vals, timeout)
-	return vm.outcomeOf(v, err)
+	v, paused, err := vm.invokeStep(def.fn, def.fnLength, world, vals, timeout, vm.registry.TimeoutSource(def.Timeout, def.Source))
+	out := vm.outcomeOf(v, err)
+	out.Paused = paused
+	return out
 }
 
 // HookArg is what Before/After/BeforeStep/AfterStep hooks receive.
@@ -666,8 +681,10 @@ func (vm *VM) RunHook(h *HookDef, this *goja.Object, arg *HookArg, timeout time.
 	if arg != nil {
 		vals = append(vals, vm.hookArgValue(h.Kind, arg))
 	}
-	v, err := vm.invokeStep(h.fn, h.fnLength, this, vals, timeout)
-	return vm.outcomeOf(v, err)
+	v, paused, err := vm.invokeStep(h.fn, h.fnLength, this, vals, timeout, vm.registry.TimeoutSource(h.Timeout, h.Source))
+	out := vm.outcomeOf(v, err)
+	out.Paused = paused
+	return out
 }
 
 func (vm *VM) hookArgValue(kind HookKind, arg *HookArg) goja.Value {
@@ -705,7 +722,7 @@ func (vm *VM) hookArgValue(kind HookKind, arg *HookArg) goja.Value {
 
 // invoke calls a step or hook function; a function declaring one more
 // parameter than it is given uses the callback interface.
-func (vm *VM) invoke(fn goja.Callable, length int, this goja.Value, args []goja.Value, timeout time.Duration) (goja.Value, error) {
+func (vm *VM) invoke(fn goja.Callable, length int, this goja.Value, args []goja.Value, clock *stepClock, timeout time.Duration) (goja.Value, error) {
 	if length == len(args)+1 {
 		rt := vm.rt
 		p, resolve, reject := rt.NewPromise()
@@ -724,9 +741,9 @@ func (vm *VM) invoke(fn goja.Callable, length int, this goja.Value, args []goja.
 			}
 			return rt.ToValue(p), nil
 		}
-		return vm.Call(wrapper, this, args, timeout, "function")
+		return vm.callClocked(wrapper, this, args, clock, timeout, "function")
 	}
-	return vm.Call(fn, this, args, timeout, "function")
+	return vm.callClocked(fn, this, args, clock, timeout, "function")
 }
 
 // outcomeOf maps a step's return value or error to a status, as cucumber-js:

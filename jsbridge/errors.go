@@ -36,6 +36,9 @@ func (e *JSError) Error() string {
 type TimeoutError struct {
 	What string // "step", "hook", "tool handler"...
 	Ms   int64
+	// Setting says where the timeout was set, for a step or hook (see
+	// Registry.TimeoutSource); "" otherwise.
+	Setting string
 }
 
 func (e *TimeoutError) Error() string {

@@ -85,7 +85,7 @@ func (r *Registry) index() *LibraryIndex {
 		eager("a World constructor")
 	case r.wrapper != nil:
 		eager("a definition function wrapper")
-	case r.DefaultTimeout != DefaultStepTimeout:
+	case r.defaultTimeoutSet:
 		eager("a default timeout")
 	}
 	return x

@@ -202,14 +202,15 @@ func (l *Loop) RunPending() bool {
 // Await pumps the loop until p is settled or the deadline passes (zero
 // deadline: no limit). It reports whether p settled. Loop goroutine only.
 func (l *Loop) Await(p *goja.Promise, deadline time.Time) bool {
-	return l.AwaitUntil(p, deadline, nil)
+	return l.AwaitUntil(p, func() time.Time { return deadline }, nil)
 }
 
 // AwaitUntil is Await that also gives up when stop (nil: never) reports
 // true; stop is asked while p is pending, before each round of tasks, that
 // is after the microtasks of the previous one ran (where Node checks for
-// unhandled rejections).
-func (l *Loop) AwaitUntil(p *goja.Promise, deadline time.Time, stop func() bool) bool {
+// unhandled rejections). deadline is asked again whenever it seems to have
+// passed: it may have moved on (a paused step clock).
+func (l *Loop) AwaitUntil(p *goja.Promise, deadline func() time.Time, stop func() bool) bool {
 	for p.State() == goja.PromiseStatePending {
 		if l.stopped.Load() {
 			return false
@@ -220,7 +221,10 @@ func (l *Loop) AwaitUntil(p *goja.Promise, deadline time.Time, stop func() bool)
 		if l.RunPending() {
 			continue
 		}
-		if !l.wait(deadline) {
+		if !l.wait(deadline()) {
+			if d := deadline(); !d.IsZero() && time.Now().Before(d) {
+				continue
+			}
 			return p.State() != goja.PromiseStatePending
 		}
 	}

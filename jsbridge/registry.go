@@ -121,8 +121,15 @@ type Registry struct {
 	Tools []*ToolDef
 	// Order lists definitions in the order the code registered them.
 	Order []Def
-	// DefaultTimeout is set by setDefaultTimeout (5 s unless changed).
+	// DefaultTimeout is set by setDefaultTimeout, else by
+	// VMOptions.DefaultTimeout, else DefaultStepTimeout.
 	DefaultTimeout time.Duration
+	// DefaultTimeoutSource says where DefaultTimeout was set, as a
+	// TimeoutError names it: "setDefaultTimeout at steps/a.ts:3",
+	// VMOptions.DefaultTimeoutSource, or "the default".
+	DefaultTimeoutSource string
+	// defaultTimeoutSet is set by setDefaultTimeout.
+	defaultTimeoutSet bool
 
 	worldCtor goja.Value
 	wrapper   goja.Callable
@@ -132,7 +139,26 @@ type Registry struct {
 const DefaultStepTimeout = 5 * time.Second
 
 func newRegistry() *Registry {
-	return &Registry{DefaultTimeout: DefaultStepTimeout}
+	return &Registry{DefaultTimeout: DefaultStepTimeout, DefaultTimeoutSource: defaultTimeoutSource}
+}
+
+// defaultTimeoutSource names DefaultStepTimeout when nothing else set the
+// timeout.
+const defaultTimeoutSource = "the default step timeout; set [test] timeout in ferridriver.toml, --timeout, setDefaultTimeout or the step's { timeout }"
+
+// TimeoutSource says where the timeout of a definition whose own setting
+// is own (registered at src) comes from, as TimeoutFor applies it.
+func (r *Registry) TimeoutSource(own time.Duration, src SourceRef) string {
+	switch {
+	case own < 0:
+		return ""
+	case own == 0:
+		return r.DefaultTimeoutSource
+	}
+	if s := src.String(); s != "" {
+		return "the { timeout } of the definition at " + s
+	}
+	return "the definition's { timeout }"
 }
 
 // HooksOf returns the hooks of one kind, in definition order.

@@ -20,8 +20,12 @@ type StepCheck func(err error) error
 
 // stepState is the per-VM state of step invocations.
 type stepState struct {
-	checks   []StepCheck
-	deadline time.Time
+	checks []StepCheck
+	// clock is the running step's or hook's timeout (nil between them).
+	clock *stepClock
+	// timeout and timeoutSource are its timeout and where it was set.
+	timeout       time.Duration
+	timeoutSource string
 	// watchRejections is set while a step or hook function is awaited: an
 	// unhandled promise rejection then fails it.
 	watchRejections bool
@@ -50,17 +54,21 @@ func (vm *VM) AddStepCheck(c StepCheck) {
 // none is running or it has no timeout. Browser calls use it to give up
 // just before the step does, so the step fails with their message rather
 // than a bare timeout. Loop goroutine only.
-func (vm *VM) StepDeadline() time.Time { return vm.stepState().deadline }
+func (vm *VM) StepDeadline() time.Time { return vm.stepState().clock.Deadline() }
 
 // invokeStep invokes a step or hook function with its deadline known to
 // StepDeadline, failing it with a promise rejection no handler takes while
-// it is awaited, then passes its error through the step checks.
-func (vm *VM) invokeStep(fn goja.Callable, length int, this goja.Value, args []goja.Value, timeout time.Duration) (goja.Value, error) {
+// it is awaited, then passes its error through the step checks. source says
+// where the timeout was set (a TimeoutError names it). paused is the time
+// the step's clock was paused (PauseStepClock).
+func (vm *VM) invokeStep(fn goja.Callable, length int, this goja.Value, args []goja.Value, timeout time.Duration, source string) (v goja.Value, paused time.Duration, err error) {
 	st := vm.stepState()
-	st.deadline = time.Time{}
-	if timeout > 0 {
-		st.deadline = time.Now().Add(timeout)
+	clock := newClock(timeout)
+	st.clock, st.timeout, st.timeoutSource = clock, timeout, source
+	if timeout <= 0 {
+		st.timeoutSource = ""
 	}
+	vm.clock.Store(clock)
 	// Unhandled promise rejections, as cucumber-js on Node: Node checks for
 	// them once the microtasks of a macrotask have run and raises the first
 	// as an uncaught exception, which cucumber-js reports as the failure of
@@ -71,19 +79,24 @@ func (vm *VM) invokeStep(fn goja.Callable, length int, this goja.Value, args []g
 	st.exit = nil
 	st.watchRejections = true
 	releaseMemory := vm.watchStepMemory(st)
-	v, err := vm.invoke(fn, length, this, args, timeout)
+	v, err = vm.invoke(fn, length, this, args, clock, timeout)
 	if me := releaseMemory(err); me != nil {
 		v, err = nil, me
 	}
 	st.watchRejections = false
-	st.deadline = time.Time{}
+	vm.clock.Store(nil)
+	st.clock, st.timeout, st.timeoutSource = nil, 0, ""
 	if exit := vm.exitRequested(); exit != nil {
 		v, err = nil, exit
+	}
+	var te *TimeoutError
+	if errors.As(err, &te) && te.Setting == "" {
+		te.Setting = source
 	}
 	for _, c := range st.checks {
 		err = c(err)
 	}
-	return v, err
+	return v, clock.Paused(), err
 }
 
 // stepTimeLeft is stepTimeLeft() of module "ferridriver": the milliseconds

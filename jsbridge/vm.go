@@ -65,6 +65,12 @@ type VMOptions struct {
 	// while it runs; past it, it is stopped with a *MemoryError. 0: no
 	// limit.
 	MemoryLimit int64
+	// DefaultTimeout is the step and hook timeout before code calls
+	// setDefaultTimeout ([test] timeout); zero means DefaultStepTimeout,
+	// negative none. DefaultTimeoutSource names the setting in timeout
+	// errors ("[test] timeout in ferridriver.toml").
+	DefaultTimeout       time.Duration
+	DefaultTimeoutSource string
 }
 
 // VM is one goja runtime with its event loop, the builtin modules and the
@@ -108,6 +114,9 @@ type VM struct {
 
 	interruptMu sync.Mutex
 	interrupted atomic.Bool // see Interrupted
+	// clock is the running step's or hook's (nil between them): other
+	// goroutines pause it (PauseStepClock).
+	clock atomic.Pointer[stepClock]
 
 	// callerCtx and callerProgress are what plugins[...] calls outside a
 	// tool frame inherit (see WithCaller).
@@ -210,6 +219,10 @@ func NewVM(b *Bundle, opts VMOptions) (*VM, error) {
 	rt := goja.New()
 	rt.SetFieldNameMapper(goja.UncapFieldNameMapper())
 	vm := &VM{rt: rt, opts: opts, dir: opts.Dir, modules: map[string]goja.Value{}, locals: map[any]any{}, registry: newRegistry()}
+	if opts.DefaultTimeout != 0 {
+		vm.registry.DefaultTimeout = max(opts.DefaultTimeout, 0)
+		vm.registry.DefaultTimeoutSource = opts.DefaultTimeoutSource
+	}
 	rt.SetPromiseRejectionTracker(vm.trackRejection)
 	if b != nil && vm.dir == "" {
 		vm.dir = b.Dir
@@ -439,14 +452,16 @@ func asJSError(err error, target **JSError) bool {
 // promise abandoned, and a *TimeoutError naming what is returned. Errors
 // thrown or rejected by JS come back as *JSError.
 func (vm *VM) Call(fn goja.Callable, this goja.Value, args []goja.Value, timeout time.Duration, what string) (goja.Value, error) {
-	var deadline time.Time
-	if timeout > 0 {
-		deadline = time.Now().Add(timeout)
-	}
+	return vm.callClocked(fn, this, args, newClock(timeout), timeout, what)
+}
+
+// callClocked is Call bounded by clock, whose deadline may move while the
+// call runs (a paused step clock); timeout is what a TimeoutError says.
+func (vm *VM) callClocked(fn goja.Callable, this goja.Value, args []goja.Value, clock *stepClock, timeout time.Duration, what string) (goja.Value, error) {
 	if err := vm.stopped(); err != nil {
 		return nil, err
 	}
-	release := vm.watchdog(deadline, &TimeoutError{What: what, Ms: timeout.Milliseconds()})
+	release := vm.watchdogClock(clock, &TimeoutError{What: what, Ms: timeout.Milliseconds()})
 	defer release(nil)
 	v, err := fn(this, args...)
 	if err != nil {
@@ -455,7 +470,7 @@ func (vm *VM) Call(fn goja.Callable, this goja.Value, args []goja.Value, timeout
 		}
 		return nil, vm.toJSError(err)
 	}
-	return vm.settle(v, deadline, what, timeout)
+	return vm.settle(v, clock.Deadline, what, timeout)
 }
 
 // CallContext is Call, also ended by ctx: when ctx is cancelled (an MCP
@@ -495,16 +510,13 @@ type cancelMarker struct{}
 
 // Await waits for v if it is a promise (see Call).
 func (vm *VM) Await(v goja.Value, timeout time.Duration, what string) (goja.Value, error) {
-	var deadline time.Time
-	if timeout > 0 {
-		deadline = time.Now().Add(timeout)
-	}
-	release := vm.watchdog(deadline, &TimeoutError{What: what, Ms: timeout.Milliseconds()})
+	clock := newClock(timeout)
+	release := vm.watchdogClock(clock, &TimeoutError{What: what, Ms: timeout.Milliseconds()})
 	defer release(nil)
-	return vm.settle(v, deadline, what, timeout)
+	return vm.settle(v, clock.Deadline, what, timeout)
 }
 
-func (vm *VM) settle(v goja.Value, deadline time.Time, what string, timeout time.Duration) (goja.Value, error) {
+func (vm *VM) settle(v goja.Value, deadline func() time.Time, what string, timeout time.Duration) (goja.Value, error) {
 	p, ok := promiseOf(v)
 	if !ok {
 		return v, nil
@@ -565,19 +577,36 @@ func promiseOf(v goja.Value) (*goja.Promise, bool) {
 // an interrupt with another value (someone else's, e.g. an enclosing
 // call's limit) is left pending, to unwind to its owner.
 func (vm *VM) watchdog(deadline time.Time, value any) (release func(err error) (fired bool)) {
-	if deadline.IsZero() {
+	return vm.watchdogClock(&stepClock{deadline: deadline}, value)
+}
+
+// watchdogClock is watchdog with the deadline of clock, which may move on
+// while the work runs (a paused step clock): the interrupt fires once the
+// clock has run out.
+func (vm *VM) watchdogClock(clock *stepClock, value any) (release func(err error) (fired bool)) {
+	first := clock.Deadline()
+	if first.IsZero() {
 		return func(error) bool { return false }
 	}
 	var done, fired atomic.Bool
-	t := time.AfterFunc(time.Until(deadline), func() {
+	var t *time.Timer
+	// t is set under interruptMu, which its function takes first.
+	vm.interruptMu.Lock()
+	t = time.AfterFunc(time.Until(first), func() {
 		vm.interruptMu.Lock()
 		defer vm.interruptMu.Unlock()
-		if !done.Load() {
-			fired.Store(true)
-			vm.interrupted.Store(true)
-			vm.rt.Interrupt(value)
+		if done.Load() {
+			return
 		}
+		if left := time.Until(clock.Deadline()); left > 0 {
+			t.Reset(left) // the clock was paused: its deadline moved on
+			return
+		}
+		fired.Store(true)
+		vm.interrupted.Store(true)
+		vm.rt.Interrupt(value)
 	})
+	vm.interruptMu.Unlock()
 	return func(err error) bool {
 		vm.interruptMu.Lock()
 		done.Store(true)

@@ -132,7 +132,9 @@ func (w *worker) runAttempt(emit func(*messages.Envelope), tc *plannedCase, atte
 		}
 		var duration time.Duration
 		if ran {
-			duration = time.Since(start)
+			// The time the step waited for the browser to start is not
+			// the step's (the environment reports it apart).
+			duration = max(time.Since(start)-out.Paused, 0)
 		}
 		if out.Status == messages.TestStepResultStatusFailed && w.env != nil {
 			for _, a := range w.env.StepFailed() {
@@ -253,6 +255,9 @@ func exceptionOf(err error) *messages.Exception {
 	var te *jsbridge.TimeoutError
 	if errors.As(err, &te) {
 		msg := fmt.Sprintf("function timed out, ensure the promise resolves within %d milliseconds", te.Ms)
+		if te.Setting != "" {
+			msg += " (timeout: " + te.Setting + ")"
+		}
 		return &messages.Exception{Type: "TimeoutError", Message: messages.Ptr(msg), StackTrace: messages.Ptr("TimeoutError: " + msg)}
 	}
 	var me *jsbridge.MemoryError

@@ -10,6 +10,7 @@ package runner
 
 import (
 	"io"
+	"time"
 
 	"github.com/ferridriver/ferridriver/jsbridge"
 	"github.com/ferridriver/ferridriver/jsbridge/capability"
@@ -77,6 +78,12 @@ type Options struct {
 	Retry int
 	// RetryTagFilter limits retries to pickles matching this tag expression.
 	RetryTagFilter string
+	// StepTimeout is the default timeout of steps and hooks ([test]
+	// timeout) until code calls setDefaultTimeout; zero means cucumber-js's
+	// 5 s, negative none. StepTimeoutSource names the setting in timeout
+	// messages ("[test] timeout in ferridriver.toml", "--timeout").
+	StepTimeout       time.Duration
+	StepTimeoutSource string
 	// Strict makes pending steps fail the run (undefined and ambiguous
 	// steps always do).
 	Strict bool

@@ -405,6 +405,9 @@ func newVM(opts Options, b *jsbridge.Bundle, stubs *jsbridge.LibraryIndex, worke
 		WorkerID:        strconv.Itoa(worker),
 		AttachmentLimit: limitOrDefault(opts.AttachmentLimit, DefaultAttachmentLimit),
 		MemoryLimit:     limitOrDefault(opts.MemoryLimit, DefaultMemoryLimit),
+
+		DefaultTimeout:       opts.StepTimeout,
+		DefaultTimeoutSource: opts.StepTimeoutSource,
 	})
 	if err != nil {
 		return nil, err

@@ -144,6 +144,7 @@ type pwStart struct {
 	done chan struct{}
 	pw   *playwright.Playwright
 	err  error
+	dur  time.Duration // how long the start took
 	pid  int         // the driver's node process (Linux; 0 when unknown)
 	gone atomic.Bool // latched once the driver was seen dead
 }
@@ -278,7 +279,9 @@ func (l *Launcher) driver(ctx context.Context) (*pwStart, error) {
 		l.pw, l.driverStarted = st, true
 		go func() {
 			defer close(st.done)
+			start := time.Now()
 			st.pw, st.pid, st.err = l.startDriver()
+			st.dur = time.Since(start)
 		}()
 	}
 	l.mu.Unlock()
@@ -538,6 +541,48 @@ func (l *Launcher) ExecutablePath() string {
 		return ""
 	}
 	return l.exe.Path
+}
+
+// Startup is what the start-up of a Launcher's browser took.
+type Startup struct {
+	// Driver is how long the Playwright driver took to start (zero
+	// until it has).
+	Driver time.Duration
+	// Browser is how long the worker's browser took to launch or connect
+	// (zero until it has); BrowserName names it ("chromium 156.0...").
+	Browser     time.Duration
+	BrowserName string
+}
+
+// Startup says what the start-up of worker's browser took so far, and
+// whether it is over: the driver started and, when browser is set, the
+// worker's browser is up. A wait for a Session's page or request
+// context that begins before it is over waits for start-up.
+func (l *Launcher) Startup(worker int, browser bool) (st Startup, ready bool) {
+	key := 0
+	if l.cfg.PerWorker {
+		key = worker
+	}
+	l.mu.Lock()
+	pw, slot := l.pw, l.slots[key]
+	l.mu.Unlock()
+	ready = pw != nil && isDone(pw.done) && pw.err == nil
+	if ready {
+		st.Driver = pw.dur
+	}
+	if !browser {
+		return st, ready
+	}
+	if slot != nil && slot.usable() {
+		st.Browser = slot.launchDur
+		st.BrowserName = l.cfg.BrowserName() + " " + slot.browser.Version()
+		if slot.driver != nil {
+			st.Driver = slot.driver.dur
+		}
+	} else {
+		ready = false
+	}
+	return st, ready
 }
 
 // Started reports whether a browser process has been launched (even if it

@@ -16,6 +16,7 @@ import (
 	"net/url"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -235,25 +236,28 @@ func (w *worker) value(name string) goja.Value {
 	var v goja.Value
 	switch name {
 	case "page":
-		p, err := s.Page(ctx)
+		var p playwright.Page
+		err := w.startup(true, func() (err error) { p, err = s.Page(ctx); return err })
 		if err != nil {
 			w.vm.Throw(fmt.Errorf("this.page: %w", s.Explain(err)))
 		}
 		v = w.api.Page(p)
 	case "context":
-		c, err := s.Context(ctx)
+		var c playwright.BrowserContext
+		err := w.startup(true, func() (err error) { c, err = s.Context(ctx); return err })
 		if err != nil {
 			w.vm.Throw(fmt.Errorf("this.context: %w", s.Explain(err)))
 		}
 		v = w.api.Context(c)
-	case "browser":
-		v = w.api.SharedBrowser()
 	case "request":
-		rc, err := s.Request(ctx)
+		var rc playwright.APIRequestContext
+		err := w.startup(false, func() (err error) { rc, err = s.Request(ctx); return err })
 		if err != nil {
 			w.vm.Throw(fmt.Errorf("this.request: %w", err))
 		}
 		v = w.api.APIRequest(rc)
+	case "browser":
+		v = w.api.SharedBrowser()
 	case "baseURL":
 		if w.env.cfg.BaseURL == "" {
 			v = goja.Undefined()
@@ -267,6 +271,52 @@ func (w *worker) value(name string) goja.Value {
 	w.cached[name] = v
 	return v
 }
+
+// StartupMediaType is the media type of the note attached to a step that
+// waited for the browser to start (StartupNote).
+const StartupMediaType = "text/x.ferridriver.startup+plain"
+
+// startup runs get, which makes the test case's page, context or API
+// request context and may have to start the driver and launch the browser
+// (browser: whether it needs one) first, with the step's clock paused: a
+// step's timeout and duration measure the step, not the browser's
+// start-up (nor its own context's creation). When get waited for the
+// start-up, the step gets a note saying how long, so the time is
+// reported apart.
+func (w *worker) startup(browser bool, get func() error) error {
+	_, ready := w.env.launcher.Startup(w.id, browser)
+	resume := w.vm.PauseStepClock()
+	start := time.Now()
+	err := get()
+	waited := time.Since(start)
+	resume()
+	if err == nil && !ready {
+		st, _ := w.env.launcher.Startup(w.id, browser)
+		w.vm.Attach(&messages.Attachment{
+			Body: StartupNote(st, waited), ContentEncoding: messages.AttachmentContentEncodingIdentity, MediaType: StartupMediaType,
+		})
+	}
+	return err
+}
+
+// StartupNote is the text of the note attached to a step that waited
+// waited for st's start-up.
+func StartupNote(st world.Startup, waited time.Duration) string {
+	var parts []string
+	if st.Driver > 0 {
+		parts = append(parts, "Playwright driver "+seconds(st.Driver))
+	}
+	if st.Browser > 0 {
+		parts = append(parts, st.BrowserName+" "+seconds(st.Browser))
+	}
+	detail := ""
+	if len(parts) > 0 {
+		detail = " (" + strings.Join(parts, ", ") + ")"
+	}
+	return fmt.Sprintf("Browser start-up: waited %s%s, not counted in this step's duration or timeout", seconds(waited), detail)
+}
+
+func seconds(d time.Duration) string { return fmt.Sprintf("%.2f s", d.Seconds()) }
 
 func (w *worker) current() *world.Session {
 	w.mu.Lock()
@@ -437,7 +487,11 @@ func (w *worker) Close() { w.api.Close() }
 
 // ---- jsapi.Host ----
 
+// Browser and Playwright may launch the browser or start the driver for a
+// step's call (browser.newContext(), request.newContext()): the step's
+// clock is paused meanwhile, as for this.page.
 func (w *worker) Browser(ctx context.Context) (playwright.Browser, error) {
+	defer w.vm.PauseStepClock()()
 	return w.env.launcher.Browser(ctx, w.id)
 }
 
@@ -448,6 +502,7 @@ func (w *worker) ContextDefaults() (playwright.BrowserNewContextOptions, error) 
 func (w *worker) ContextCreated(c playwright.BrowserContext) { w.env.launcher.ConfigureContext(c) }
 
 func (w *worker) Playwright(ctx context.Context) (*playwright.Playwright, error) {
+	defer w.vm.PauseStepClock()()
 	return w.env.launcher.Playwright(ctx)
 }
 
