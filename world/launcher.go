@@ -145,8 +145,8 @@ type pwStart struct {
 	pw   *playwright.Playwright
 	err  error
 	dur  time.Duration // how long the start took
-	pid  int         // the driver's node process (Linux; 0 when unknown)
-	gone atomic.Bool // latched once the driver was seen dead
+	pid  int           // the driver's node process (Linux; 0 when unknown)
+	gone atomic.Bool   // latched once the driver was seen dead
 }
 
 // dead reports whether a started driver process has exited. playwright-go
