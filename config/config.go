@@ -86,6 +86,10 @@ type Test struct {
 	// MemoryLimit is how much a step or hook may grow ferridriver's heap
 	// while it runs, in MiB (unset: the runner's default; 0: no limit).
 	MemoryLimit *int `mapstructure:"memoryLimit"`
+	// Timeout is the default timeout of steps and hooks in milliseconds
+	// (0: none; nil: cucumber-js's 5000); setDefaultTimeout in a support
+	// file and a definition's own { timeout } win over it.
+	Timeout *float64 `mapstructure:"timeout"`
 }
 
 // Steps is the [steps] section: the project's data for the built-in step
@@ -212,7 +216,7 @@ func Load(dir, file string) (*Config, error) {
 var envKeys = []string{
 	"test.features", "test.steps", "test.tags", "test.name", "test.parallel", "test.retry", "test.retrytagfilter",
 	"test.strict", "test.dryrun", "test.failfast", "test.order", "test.language", "test.format", "test.shard",
-	"test.worldparameters", "test.attachmentlimit", "test.memorylimit",
+	"test.worldparameters", "test.attachmentlimit", "test.memorylimit", "test.timeout",
 	"browser.browser", "browser.headless", "browser.executablepath", "browser.channel", "browser.baseurl",
 	"browser.screenshot", "browser.trace", "browser.perworker", "browser.slowmo",
 	"browser.connect", "browser.connectovercdp", "browser.connectheaders", "browser.connecttimeout", "browser.exposenetwork",
@@ -586,6 +590,9 @@ func (c *Config) validate() error {
 	}
 	if t.MemoryLimit != nil && *t.MemoryLimit < 0 {
 		return &Error{Key: "test.memoryLimit", Msg: fmt.Sprintf("must be >= 0 (MiB; 0: no limit), got %d", *t.MemoryLimit)}
+	}
+	if t.Timeout != nil && *t.Timeout < 0 {
+		return &Error{Key: "test.timeout", Msg: fmt.Sprintf("must be >= 0 ms (0 = no timeout), got %v", *t.Timeout)}
 	}
 	if err := expandHeaders(c.Browser.ConnectHeaders); err != nil {
 		return err

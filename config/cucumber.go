@@ -63,6 +63,7 @@ var cucumberKeys = []struct {
 	{"format", []string{"format"}},
 	{"formatOptions", []string{"formatOptions"}},
 	{"shard", []string{"shard"}},
+	{"timeout", nil}, // cucumber-js has none: setDefaultTimeout in code
 }
 
 // TestKeys are the [test] keys, in the documented order.

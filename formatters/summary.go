@@ -242,6 +242,9 @@ func stats(q *query.Query, t term) string {
 		}
 		lines = append(lines, luxonDuration(query.DurationMillis(d))+" ("+luxonDuration(executing)+" executing your code)")
 	}
+	// Not in cucumber-js: the browser's start-up, which steps waited for
+	// outside their durations (ferridriver's notes on those steps).
+	lines = append(lines, startupLines(q)...)
 	// Not in cucumber-js: an interrupted run says what it left unfinished,
 	// which the counts above (finished scenarios only) do not show.
 	unfinished := 0
@@ -259,6 +262,31 @@ func stats(q *query.Query, t term) string {
 			fmt.Sprintf("%d %s not finished: the run was interrupted", unfinished, noun)))
 	}
 	return strings.Join(lines, "\n")
+}
+
+// maxStartupLines bounds the start-up notes the summary repeats (one per
+// worker that waited, more after a browser crash).
+const maxStartupLines = 3
+
+// startupLines repeats the start-up notes of the run's steps (see
+// messages.StartupMediaType), each text once.
+func startupLines(q *query.Query) []string {
+	var out []string
+	seen := map[string]bool{}
+	n := 0
+	for _, a := range q.AllAttachments() {
+		if a.MediaType != messages.StartupMediaType || a.ContentEncoding != messages.AttachmentContentEncodingIdentity || seen[a.Body] {
+			continue
+		}
+		seen[a.Body] = true
+		if n++; n <= maxStartupLines {
+			out = append(out, a.Body)
+		}
+	}
+	if n > maxStartupLines {
+		out = append(out, fmt.Sprintf("(%d more start-up waits: see the steps' notes)", n-maxStartupLines))
+	}
+	return out
 }
 
 // snippetsBlock lists the code suggested for undefined steps, each snippet

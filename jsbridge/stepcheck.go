@@ -152,3 +152,12 @@ func (vm *VM) watchStepMemory(st *stepState) (release func(err error) *MemoryErr
 		return me
 	}
 }
+
+// stepClockNow is stepClock() of module "ferridriver": a clock in ms, as
+// Date.now(), that stops while the running step waits for the browser's
+// start-up (VM.PauseStepClock), so code that polls against its own
+// deadline does not spend it on start-up. Outside a step it is Date.now().
+func (vm *VM) stepClockNow(goja.FunctionCall) goja.Value {
+	now := time.Now().Add(-vm.clock.Load().Paused())
+	return vm.rt.ToValue(now.UnixMilli())
+}

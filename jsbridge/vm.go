@@ -380,6 +380,7 @@ func (vm *VM) installGlobals() error {
 	fdModule.Set("version", Version)
 	fdModule.Set("runStep", vm.prelude.Get("runStep"))
 	fdModule.Set("stepTimeLeft", vm.stepTimeLeft)
+	fdModule.Set("stepClock", vm.stepClockNow)
 	vm.ferridriver = fdModule
 	if err := vm.runInits(); err != nil {
 		return err

@@ -18,6 +18,11 @@ import (
 	"time"
 )
 
+// StartupMediaType is the media type of ferridriver's note on a test step
+// that waited for the browser to start (text: how long, and what took the
+// time): start-up is reported apart, not as the step's duration.
+const StartupMediaType = "text/x.ferridriver.startup+plain"
+
 // Ptr returns a pointer to v, for optional fields.
 func Ptr[T any](v T) *T { return &v }
 

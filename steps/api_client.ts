@@ -5,7 +5,7 @@
 import { currentStep } from 'ferridriver'
 import { readFileSync, existsSync } from 'node:fs'
 import { remember } from './memory'
-import { AssertionError } from './validation'
+import { AssertionError, now } from './validation'
 import { showJSON } from './api_match'
 import { jsonSyntaxError } from './api_json'
 
@@ -263,15 +263,18 @@ export async function send(world: any, method: string, url: string): Promise<Exc
   options.headers = Object.fromEntries(headers)
   if (!st.followRedirects) options.maxRedirects = 0
   if (st.timeoutMs !== undefined) options.timeout = st.timeoutMs
-  const started = Date.now()
+  // The request context is made (the driver started) before the clock
+  // starts: the response time is the request's.
+  const request = world.request
+  const started = now()
   let res
   try {
-    res = await world.request.fetch(target, options)
+    res = await request.fetch(target, options)
   } catch (e: any) {
     throw new StepError(`${method} ${displayURL(world, target)} failed: ${e?.message ?? e}`)
   }
   const text = await res.text()
-  const ms = Date.now() - started
+  const ms = now() - started
   const resHeaders: Record<string, string> = res.headers()
   const contentType = resHeaders['content-type'] ?? ''
   const ex: Exchange = {

@@ -1,7 +1,7 @@
 // API testing: preparing and sending HTTP requests.
 import { Given, When, defineParameterType, type DataTable } from '@cucumber/cucumber'
 import { interpolate, interpolateString } from './memory'
-import { check, sleep } from './validation'
+import { check, now, sleep } from './validation'
 import { apiState, failure, located, mediaTypeOf, readFixture, send, setHeader, StepError, type Body, type Exchange } from './api_client'
 import { readPath, setPath } from './api_path'
 import { parseJSON } from './api_json'
@@ -352,7 +352,7 @@ async function sendUntil(world: any, method: string, url: string, subject: strin
   const parts = st.next
   const expected = typeof want === 'string' ? interpolate(world, want) : want
   const equal = { negate: false, op: 'equal' as const, text: 'to equal' }
-  const deadline = Date.now() + st.pollMs
+  const deadline = now() + st.pollMs
   const waits = [100, 250, 500, 1000]
   let last = ''
   for (let tries = 1; ; tries++) {
@@ -361,7 +361,7 @@ async function sendUntil(world: any, method: string, url: string, subject: strin
     if (r.found && check(subject, r.value, equal, expected) === null) return
     last = r.found ? `Received: ${showJSON(r.value, 200)}` : `But: ${r.reason}`
     const wait = waits[Math.min(tries - 1, waits.length - 1)]
-    if (Date.now() + wait > deadline) {
+    if (now() + wait > deadline) {
       throw failure(world, [`Expected ${subject} to become ${showJSON(expected)} within ${st.pollMs / 1000} s (${tries} request${tries === 1 ? '' : 's'})`, `${last} (the last response)`])
     }
     await sleep(wait)

@@ -5,7 +5,7 @@ import { When, Then } from '@cucumber/cucumber'
 import type { Page } from '@playwright/test'
 import { step } from './step'
 import { frameStack } from './targets'
-import { assertionBudget, eventually, sleep, type Validation } from './validation'
+import { assertionBudget, eventually, now, sleep, type Validation } from './validation'
 import type { StepWorld } from './world'
 
 async function switchTo(world: StepWorld, page: Page): Promise<void> {
@@ -26,9 +26,9 @@ When('I open {text} in a new tab', { description: 'Opens a URL in a new tab and 
 
 When('I switch to tab {int}', { description: 'Switches to a tab by its number (1 is the first opened), waiting for a tab that is opening.', example: 'When I switch to tab 2' }, step(async function (n: number) {
   if (n < 1) throw new Error(`tabs are numbered from 1, not ${n}`)
-  const deadline = Date.now() + assertionBudget(this)
+  const deadline = now() + assertionBudget(this)
   let pages = this.context.pages()
-  while (n > pages.length && Date.now() < deadline) {
+  while (n > pages.length && now() < deadline) {
     await sleep(100)
     pages = this.context.pages()
   }
@@ -41,7 +41,7 @@ When(
   { description: 'Switches to the tab opened last (a popup, a target=_blank link), waiting for it to open.', example: 'When I switch to the new tab' },
   step(async function () {
     const current = this.page
-    const deadline = Date.now() + assertionBudget(this)
+    const deadline = now() + assertionBudget(this)
     for (;;) {
       const pages = this.context.pages()
       const last = pages[pages.length - 1]
@@ -50,7 +50,7 @@ When(
         await switchTo(this, last)
         return
       }
-      if (Date.now() > deadline) throw new Error(`no new tab was opened (${pages.length} tab${pages.length === 1 ? '' : 's'} open)`)
+      if (now() > deadline) throw new Error(`no new tab was opened (${pages.length} tab${pages.length === 1 ? '' : 's'} open)`)
       await sleep(100)
     }
   }),

@@ -4,7 +4,7 @@
 // every assertion step takes every comparison and its `not` form without
 // a phrasing of its own.
 import { defineParameterType } from '@cucumber/cucumber'
-import { stepTimeLeft } from 'ferridriver'
+import { stepClock, stepTimeLeft } from 'ferridriver'
 
 /** The comparisons of {validation}, as written in a step. */
 export const operations = [
@@ -187,18 +187,35 @@ export async function withAssertionTimeout<T>(world: object, ms: number, fn: () 
   }
 }
 
+/**
+ * The time in ms, as Date.now(), on a clock that stops while the running
+ * step waits for the browser to start: deadlines of steps that poll are
+ * measured with it, so start-up does not use up their time.
+ */
+export const now = (): number => stepClock()
+
 /** Resolves after ms milliseconds. */
 export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms))
 
 /** Time kept back from the step's own timeout, so an assertion fails with its own message. */
 const stepMargin = 250
 
+/** The least time an assertion is started with (see assertionBudget). */
+const minBudget = 50
+
 /**
  * The time a web-first assertion of world may take now: its assertion
- * timeout, cut to what the running step has left.
+ * timeout, cut to what the running step has left. With almost nothing
+ * left, it throws at once: an assertion given 1 ms would only report a
+ * timeout nobody set.
  */
 export function assertionBudget(world: object): number {
-  return Math.max(1, Math.min(assertionTimeout(world), stepTimeLeft() - stepMargin))
+  const left = stepTimeLeft()
+  const budget = Math.min(assertionTimeout(world), left - stepMargin)
+  if (budget < minBudget) {
+    throw new Error(`the step has ${Math.max(0, Math.round(left))} ms of its timeout left, too little to check anything: its earlier work took the rest (raise it with [test] timeout, setDefaultTimeout or the step's { timeout })`)
+  }
+  return budget
 }
 
 /** Options of eventually. */
@@ -222,7 +239,7 @@ export async function eventually(
   options: EventuallyOptions = {},
 ): Promise<void> {
   const timeout = assertionBudget(world)
-  const deadline = Date.now() + timeout
+  const deadline = now() + timeout
   const intervals = [0, 100, 250, 500, 1000]
   let tries = 0
   let last: string | null = null
@@ -235,7 +252,7 @@ export async function eventually(
     }
     tries++
     const wait = intervals[Math.min(tries, intervals.length - 1)]
-    if (Date.now() + wait > deadline) break
+    if (now() + wait > deadline) break
     await sleep(wait)
   }
   const [head, ...rest] = (last ?? '').split('\n')

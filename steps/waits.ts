@@ -5,7 +5,7 @@ import { runStep } from 'ferridriver'
 import { Target } from './params'
 import { step } from './step'
 import { locate, rootOf } from './targets'
-import { sleep, withAssertionTimeout } from './validation'
+import { now, sleep, withAssertionTimeout } from './validation'
 
 When('I wait {int} millisecond(s)', { timeout: -1, description: 'Pauses for a while (prefer waiting for what the page shows).', example: 'When I wait 500 milliseconds' }, step(async function (ms: number) {
   await sleep(ms)
@@ -59,10 +59,10 @@ Then(
   },
   step(async function (seconds: number, inner: string) {
     const ms = seconds * 1000
-    const deadline = Date.now() + ms
+    const deadline = now() + ms
     let last: unknown
     for (let attempt = 0; ; attempt++) {
-      const left = deadline - Date.now()
+      const left = deadline - now()
       let timer: any
       const late = new Promise<never>((_, reject) => {
         timer = setTimeout(() => reject(new Error(`the step "${inner}" did not finish within ${seconds} second${seconds === 1 ? '' : 's'}`)), Math.max(left, 0) + grace)
@@ -77,8 +77,8 @@ Then(
       } finally {
         clearTimeout(timer)
       }
-      if (Date.now() + 100 >= deadline) break
-      await sleep(Math.min(250, deadline - Date.now()))
+      if (now() + 100 >= deadline) break
+      await sleep(Math.min(250, deadline - now()))
     }
     if (last instanceof Error) {
       last.message = `within ${seconds} second${seconds === 1 ? '' : 's'}: ${last.message}`

@@ -552,6 +552,9 @@ type Startup struct {
 	// (zero until it has); BrowserName names it ("chromium 156.0...").
 	Browser     time.Duration
 	BrowserName string
+	// Remote is set when the browser is a remote one, connected to
+	// rather than launched.
+	Remote bool
 }
 
 // Startup says what the start-up of worker's browser took so far, and
@@ -566,6 +569,7 @@ func (l *Launcher) Startup(worker int, browser bool) (st Startup, ready bool) {
 	l.mu.Lock()
 	pw, slot := l.pw, l.slots[key]
 	l.mu.Unlock()
+	st.Remote = l.cfg.Remote()
 	ready = pw != nil && isDone(pw.done) && pw.err == nil
 	if ready {
 		st.Driver = pw.dur

@@ -10,6 +10,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -52,6 +53,7 @@ type bddFlags struct {
 	printConfig     bool
 	attachmentLimit int
 	memoryLimit     int
+	timeout         string
 }
 
 func init() {
@@ -96,6 +98,7 @@ file or tag expression; 130 interrupted.`,
 	fl.StringArrayVarP(&f.imports, "import", "i", nil, "step definition / support file or glob (repeatable)")
 	fl.StringArrayVarP(&f.imports, "require", "r", nil, "alias of --import")
 	fl.StringVar(&f.shard, "shard", "", "run shard INDEX/TOTAL of the test cases, e.g. 1/3")
+	fl.StringVar(&f.timeout, "timeout", "", "default timeout of steps and hooks: milliseconds or a duration such as 30s, 0 for none ([test] timeout; setDefaultTimeout and a step's { timeout } win)")
 	addRemoteFlags(fl)
 	fl.BoolVar(&f.noColor, "no-color", false, "disable colours")
 	fl.StringArrayVarP(&f.profiles, "profile", "p", nil, "cucumber-js configuration profile to use (repeatable, merged in order)")
@@ -338,6 +341,22 @@ func bddOptions(cmd *cobra.Command, args []string, f *bddFlags, cfg *config.Conf
 	if f.attachmentLimit < 0 || f.memoryLimit < 0 {
 		return opts, nil, nil, errors.New("--attachment-limit and --memory-limit must be >= 0 (MiB; 0: no limit)")
 	}
+	if t.Timeout != nil {
+		opts.StepTimeout = stepTimeout(*t.Timeout)
+		switch cfg.SourceOf("test.timeout") {
+		case config.SourceEnv:
+			opts.StepTimeoutSource = "FERRIDRIVER_TEST_TIMEOUT=" + os.Getenv("FERRIDRIVER_TEST_TIMEOUT")
+		default:
+			opts.StepTimeoutSource = fmt.Sprintf("[test] timeout = %v in %s", *t.Timeout, relTo(cfg.Dir, cfg.File))
+		}
+	}
+	if changed("timeout") {
+		ms, err := parseTimeoutFlag(f.timeout)
+		if err != nil {
+			return opts, nil, nil, err
+		}
+		opts.StepTimeout, opts.StepTimeoutSource = stepTimeout(ms), "--timeout "+f.timeout
+	}
 	if opts.Parallel < 0 || opts.Retry < 0 {
 		return opts, nil, nil, errors.New("--parallel and --retry must be >= 0")
 	}
@@ -440,6 +459,28 @@ func prettyFormatterPackage(dir string) bool {
 			return false
 		}
 	}
+}
+
+// stepTimeout converts a [test] timeout in ms into runner.Options's
+// StepTimeout (0 ms: none, which the runner takes as negative).
+func stepTimeout(ms float64) time.Duration {
+	if ms == 0 {
+		return -1
+	}
+	return time.Duration(ms * float64(time.Millisecond))
+}
+
+// parseTimeoutFlag reads --timeout: milliseconds ("15000") or a duration
+// ("15s", "1m30s"), as `run --timeout` and `mcp --timeout` take.
+func parseTimeoutFlag(s string) (float64, error) {
+	if ms, err := strconv.ParseFloat(s, 64); err == nil && ms >= 0 {
+		return ms, nil
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil || d < 0 {
+		return 0, fmt.Errorf("--timeout %q: want milliseconds (15000) or a duration (15s), 0 for none", s)
+	}
+	return float64(d) / float64(time.Millisecond), nil
 }
 
 // colorEnabled decides ANSI colours: on a terminal, unless NO_COLOR, the

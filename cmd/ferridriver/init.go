@@ -1,13 +1,16 @@
 package main
 
 import (
+	"bufio"
 	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 
 	"github.com/spf13/cobra"
+	"golang.org/x/term"
 
 	"github.com/ferridriver/ferridriver/runner"
 	"github.com/ferridriver/ferridriver/scaffold"
@@ -18,9 +21,10 @@ import (
 func init() {
 	var force bool
 	cmd := &cobra.Command{
-		Use:   "init [dir]",
+		Use:   "init <dir>",
 		Short: "Create a ferridriver project: config, an example feature, typed TypeScript steps",
-		Long: `init writes a ready-to-run project into dir (default: the current directory):
+		Long: `init writes a ready-to-run project into dir ("." for the current directory;
+asked for on a terminal when not given, a usage error otherwise):
 
   ferridriver.toml          [test], [browser] and a [[webServer]] serving the demo app
   features/login.feature    a first feature of built-in steps only
@@ -37,15 +41,45 @@ It never overwrites a file unless --force is given: if any of these files
 exists, nothing is written.`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			dir := "."
+			var dir string
 			if len(args) == 1 {
 				dir = args[0]
+			} else {
+				var err error
+				if dir, err = askInitDir(cmd); err != nil {
+					return err
+				}
 			}
 			return runInit(cmd, dir, force)
 		},
 	}
 	cmd.Flags().BoolVarP(&force, "force", "f", false, "overwrite existing files")
 	rootCmd.AddCommand(cmd)
+}
+
+// errInitDir is init's usage error when no folder is named and none can be
+// asked for.
+var errInitDir = errors.New(`init: name the folder to create the project in, e.g. "ferridriver init e2e" (or "ferridriver init ." for the current folder)`)
+
+// askInitDir asks on a terminal for the folder init writes into (an empty
+// answer is the current folder, which the question shows); without a
+// terminal it refuses: a project scaffolded silently into whatever folder a
+// script ran in is hard to undo.
+func askInitDir(cmd *cobra.Command) (string, error) {
+	in, ok := cmd.InOrStdin().(*os.File)
+	if !ok || !term.IsTerminal(int(in.Fd())) {
+		return "", &ExitError{Code: exitUsage, Err: errInitDir}
+	}
+	wd, _ := os.Getwd()
+	fmt.Fprintf(cmd.ErrOrStderr(), "Create the ferridriver project in which folder? [. = %s] ", wd)
+	line, err := bufio.NewReader(in).ReadString('\n')
+	if err != nil && line == "" {
+		return "", &ExitError{Code: exitUsage, Err: errInitDir}
+	}
+	if dir := strings.TrimSpace(line); dir != "" {
+		return dir, nil
+	}
+	return ".", nil
 }
 
 func runInit(cmd *cobra.Command, dir string, force bool) error {

@@ -7,11 +7,13 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/ferridriver/ferridriver/config"
 	"github.com/ferridriver/ferridriver/formatters"
+	"github.com/ferridriver/ferridriver/jsbridge"
 	"github.com/ferridriver/ferridriver/runner"
 	"github.com/ferridriver/ferridriver/world"
 )
@@ -26,7 +28,7 @@ func printConfig(w io.Writer, cmd *cobra.Command, cfg *config.Config, opts runne
 		"parallel": {"parallel"}, "retry": {"retry"}, "retryTagFilter": {"retry-tag-filter"},
 		"strict": {"strict", "no-strict"}, "dryRun": {"dry-run"}, "failFast": {"fail-fast"},
 		"order": {"order"}, "language": {"language"}, "worldParameters": {"world-parameters"},
-		"format": {"format"}, "formatOptions": {"format-options"}, "shard": {"shard"},
+		"format": {"format"}, "formatOptions": {"format-options"}, "shard": {"shard"}, "timeout": {"timeout"},
 	}
 	source := func(key string) string {
 		if key == "features" && len(cmd.Flags().Args()) > 0 {
@@ -66,6 +68,7 @@ func printConfig(w io.Writer, cmd *cobra.Command, cfg *config.Config, opts runne
 		"strict": opts.Strict, "dryRun": opts.DryRun, "failFast": opts.FailFast, "order": orDefault(opts.Order, "defined"),
 		"language": orDefault(opts.Language, "en"), "worldParameters": nonNilMap(opts.WorldParameters),
 		"format": formats, "formatOptions": nonNilMap(formatOptions), "shard": opts.Shard,
+		"timeout": timeoutMs(opts.StepTimeout),
 	}
 	fmt.Fprintln(w, "# ferridriver bdd: resolved configuration (precedence: flags > env > ferridriver.toml > cucumber-js configuration > defaults)")
 	if cfg.File != "" {
@@ -97,6 +100,18 @@ func printConfig(w io.Writer, cmd *cobra.Command, cfg *config.Config, opts runne
 		}
 	}
 	return nil
+}
+
+// timeoutMs shows runner.Options's StepTimeout as [test] timeout: ms, 0
+// for none.
+func timeoutMs(d time.Duration) int64 {
+	switch {
+	case d == 0:
+		return jsbridge.DefaultStepTimeout.Milliseconds()
+	case d < 0:
+		return 0
+	}
+	return d.Milliseconds()
 }
 
 func quoteAll(l []string) []string {

@@ -272,10 +272,6 @@ func (w *worker) value(name string) goja.Value {
 	return v
 }
 
-// StartupMediaType is the media type of the note attached to a step that
-// waited for the browser to start (StartupNote).
-const StartupMediaType = "text/x.ferridriver.startup+plain"
-
 // startup runs get, which makes the test case's page, context or API
 // request context and may have to start the driver and launch the browser
 // (browser: whether it needs one) first, with the step's clock paused: a
@@ -293,7 +289,7 @@ func (w *worker) startup(browser bool, get func() error) error {
 	if err == nil && !ready {
 		st, _ := w.env.launcher.Startup(w.id, browser)
 		w.vm.Attach(&messages.Attachment{
-			Body: StartupNote(st, waited), ContentEncoding: messages.AttachmentContentEncodingIdentity, MediaType: StartupMediaType,
+			Body: StartupNote(st, waited), ContentEncoding: messages.AttachmentContentEncodingIdentity, MediaType: messages.StartupMediaType,
 		})
 	}
 	return err
@@ -304,16 +300,20 @@ func (w *worker) startup(browser bool, get func() error) error {
 func StartupNote(st world.Startup, waited time.Duration) string {
 	var parts []string
 	if st.Driver > 0 {
-		parts = append(parts, "Playwright driver "+seconds(st.Driver))
+		parts = append(parts, "Playwright driver started in "+seconds(st.Driver))
 	}
 	if st.Browser > 0 {
-		parts = append(parts, st.BrowserName+" "+seconds(st.Browser))
+		how := " launched in "
+		if st.Remote {
+			how = " connected in "
+		}
+		parts = append(parts, st.BrowserName+how+seconds(st.Browser))
 	}
 	detail := ""
 	if len(parts) > 0 {
 		detail = " (" + strings.Join(parts, ", ") + ")"
 	}
-	return fmt.Sprintf("Browser start-up: waited %s%s, not counted in this step's duration or timeout", seconds(waited), detail)
+	return fmt.Sprintf("Start-up: waited %s%s, not counted in step durations or timeouts", seconds(waited), detail)
 }
 
 func seconds(d time.Duration) string { return fmt.Sprintf("%.2f s", d.Seconds()) }

@@ -210,16 +210,31 @@ func (r *Runtime) contextDefaultTimeout(c playwright.BrowserContext) float64 {
 	return r.actionTimeout()
 }
 
+// minCallTime is the least time a browser call is started with when the
+// running step's time caps its timeout: with less, the call would only
+// time out (a Playwright "Timeout 1ms exceeded" names a limit nobody set),
+// so it fails at once saying that the step's time is used up.
+const minCallTime = 50 * time.Millisecond
+
 // stepLeft returns the ms left before the running step times out, minus
-// stepMargin (at least 1: Playwright reads 0 as "no timeout").
+// stepMargin; false when no step with a timeout runs. With less than
+// minCallTime left it throws a TimeoutError that says the step's time is
+// used up, and which timeout that is.
 func (r *Runtime) stepLeft() (float64, bool) {
 	d := r.vm.StepDeadline()
 	if d.IsZero() {
 		return 0, false
 	}
-	left := time.Until(d) - stepMargin
-	if left < time.Millisecond {
-		left = time.Millisecond
+	until := time.Until(d)
+	left := until - stepMargin
+	if left < minCallTime {
+		timeout, source := r.vm.StepTimeout()
+		msg := fmt.Sprintf("the step has used %d ms of its %d ms timeout; the %d ms left are too little to start this browser call",
+			(timeout - max(until, 0)).Milliseconds(), timeout.Milliseconds(), max(until, 0).Milliseconds())
+		if source != "" {
+			msg += " (timeout: " + source + ")"
+		}
+		panic(r.newError("TimeoutError", msg, r.rt.CaptureCallStack(0, nil)))
 	}
 	return float64(left.Milliseconds()), true
 }

@@ -139,11 +139,14 @@ func (r *Runtime) pageMethods() []method {
 		w := self(c, api)
 		return w.p, &w.em
 	})...)
-	nav := func(name string, do func(p playwright.Page, o opts) (playwright.Response, error)) method {
+	// do gets its options and its timeout, which is worked out on the
+	// loop (it reads the running step's deadline).
+	nav := func(name string, do func(p playwright.Page, o opts, timeout *float64) (playwright.Response, error)) method {
 		return method{name, func(c goja.FunctionCall) goja.Value {
 			w := self(c, "page."+name)
 			o := r.opts(c.Argument(0))
-			return async(r, "page."+name, func() (playwright.Response, error) { return do(w.p, o) }, r.responseObj)
+			timeout := r.timeout(o, w.p)
+			return async(r, "page."+name, func() (playwright.Response, error) { return do(w.p, o, timeout) }, r.responseObj)
 		}}
 	}
 	return append(ms,
@@ -191,14 +194,14 @@ func (r *Runtime) pageMethods() []method {
 			}
 			return asyncErr(r, "page.setViewportSize", func() error { return w.p.SetViewportSize(*width, *height) })
 		}},
-		nav("reload", func(p playwright.Page, o opts) (playwright.Response, error) {
-			return p.Reload(playwright.PageReloadOptions{Timeout: r.timeout(o, p), WaitUntil: o.waitUntil()})
+		nav("reload", func(p playwright.Page, o opts, timeout *float64) (playwright.Response, error) {
+			return p.Reload(playwright.PageReloadOptions{Timeout: timeout, WaitUntil: o.waitUntil()})
 		}),
-		nav("goBack", func(p playwright.Page, o opts) (playwright.Response, error) {
-			return p.GoBack(playwright.PageGoBackOptions{Timeout: r.timeout(o, p), WaitUntil: o.waitUntil()})
+		nav("goBack", func(p playwright.Page, o opts, timeout *float64) (playwright.Response, error) {
+			return p.GoBack(playwright.PageGoBackOptions{Timeout: timeout, WaitUntil: o.waitUntil()})
 		}),
-		nav("goForward", func(p playwright.Page, o opts) (playwright.Response, error) {
-			return p.GoForward(playwright.PageGoForwardOptions{Timeout: r.timeout(o, p), WaitUntil: o.waitUntil()})
+		nav("goForward", func(p playwright.Page, o opts, timeout *float64) (playwright.Response, error) {
+			return p.GoForward(playwright.PageGoForwardOptions{Timeout: timeout, WaitUntil: o.waitUntil()})
 		}),
 		method{"screenshot", func(c goja.FunctionCall) goja.Value {
 			w := self(c, "page.screenshot")

@@ -71,6 +71,12 @@ declare module 'ferridriver' {
   export function runStep(text: string, argument?: string | string[][] | import('@cucumber/cucumber').DataTable): Promise<void>
   /** Milliseconds before the running step or hook times out (Infinity when it has no timeout). */
   export function stepTimeLeft(): number
+  /**
+   * A clock in milliseconds, as Date.now(), that stops while the running
+   * step waits for the browser to start: deadlines of code that polls on
+   * its own, measured with it, are not spent on start-up.
+   */
+  export function stepClock(): number
 
   /**
    * The flows name stands for (docs/steps-guide.md, "Reusable flows"): a
