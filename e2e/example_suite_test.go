@@ -111,6 +111,19 @@ func TestInitScaffold(t *testing.T) {
 	if forced := ferridriver(t, ".", "init", "--force", dir); forced.code != 0 {
 		t.Fatalf("init --force: exit %d\n%s", forced.code, forced.stderr)
 	}
+	// The project's steps get a browser-suited timeout.
+	if pc := ferridriver(t, dir, "bdd", "--print-config"); !strings.Contains(pc.stdout, "timeout = 15000  # ferridriver.toml") {
+		t.Errorf("the scaffold's step timeout is not 15000 ms from ferridriver.toml:\n%s%s", pc.stdout, pc.stderr)
+	}
+	// Without a folder and without a terminal to ask on, init refuses
+	// (a usage error) and writes nothing in the current folder.
+	empty := t.TempDir()
+	if res := ferridriver(t, empty, "init"); res.code != 2 || !strings.Contains(res.stderr, `"ferridriver init ."`) {
+		t.Fatalf("init without a folder: exit %d, want 2 and how to name one\n%s%s", res.code, res.stdout, res.stderr)
+	}
+	if left, _ := os.ReadDir(empty); len(left) > 0 {
+		t.Fatalf("init without a folder wrote %d files into the current one", len(left))
+	}
 	if got := mustRead(t, filepath.Join(dir, "steps", "world.ts")); string(got) != string(before) {
 		t.Fatalf("init --force did not restore steps/world.ts")
 	}
