@@ -228,6 +228,18 @@ const failingFeature = `Feature: failures
     When I click "Heading"
   Scenario: not a page object
     When I click "Sign up"
+  Scenario: hidden
+    When I click "#secret"
+  Scenario: disabled
+    When I click "#save"
+  Scenario: detached
+    When I click "#remove-banner"
+    And I wait 500 milliseconds
+    And I click "#banner"
+  Scenario: missing
+    When I click the first "#todo-list li button.destroy"
+  Scenario: wait for a text
+    When I wait for the text "Never shown"
   Scenario: unknown remembered name
     When I fill "#focus-me" with "${nope}"
   Scenario: every element
@@ -268,11 +280,9 @@ func TestBuiltinStepFailures(t *testing.T) {
 		"pages/forms.yaml":              "Heading: h1\n",
 		"pages/items.yaml":              "Item ({text}): \"#items li >> text={text}\"\n",
 		"features/flows/broken.feature": "@flow\nFeature: flows\n  Scenario: Broken flow\n    Given I remember \"b\" as \"other\"\n    Then I expect \"$what\" to equal \"$other\"\n",
-		// Short step timeouts keep the failures quick; the page is opened
-		// by a hook with its own, so that a browser slow to start on a
-		// loaded machine does not eat the first step's 1.5 s.
-		"steps/timeout.ts": "import { Before, setDefaultTimeout } from '@cucumber/cucumber'\nsetDefaultTimeout(1500)\n" +
-			"Before({ timeout: 60000 }, async function () { await this.page.title() })\n",
+		// Short step timeouts keep the failures quick; the browser's
+		// start-up does not count against them.
+		"steps/timeout.ts": "import { setDefaultTimeout } from '@cucumber/cucumber'\nsetDefaultTimeout(1500)\n",
 	})
 	res := ferridriver(t, dir, "bdd", "--parallel", "2", "--format", "message:m.ndjson")
 	if res.code != 1 {
@@ -343,6 +353,12 @@ func TestBuiltinStepFailures(t *testing.T) {
 		{"parameterised page object", `I expect the text of "Item (Walk the dog)" to equal "Walk"`, []string{"Locator: locator('#items li >> text=Walk the dog')", `Expected string: "Walk"`, `Received string: "Walk the dog"`}},
 		{"unknown flow", `I call "No such flow"`, []string{`no flow is named "No such flow": a flow is a scenario tagged @flow (there are "Broken flow")`}},
 		{"failing flow", `I call "Broken flow" with:`, []string{`the flow "Broken flow" (features/flows/broken.feature:3) failed at features/flows/broken.feature:5: Then I expect "$what" to equal "$other"` + "\n" + `Expected "a" to equal "b"`}},
+		// Timeouts say why: the target as written, and Playwright's call log.
+		{"hidden", `I click "#secret"`, []string{"locator.click: Timeout", `Target: "#secret"`, "Call log (last lines):", "waiting for locator('#secret')", "element is not visible"}},
+		{"disabled", `I click "#save"`, []string{"locator.click: Timeout", `Target: "#save"`, "waiting for locator('#save')", "element is not enabled"}},
+		{"detached", `I click "#banner"`, []string{"locator.click: Timeout", `Target: "#banner"`, "waiting for locator('#banner')"}},
+		{"missing", `I click the first "#todo-list li button.destroy"`, []string{"locator.click: Timeout", `Target: the first "#todo-list li button.destroy"`, "waiting for locator('#todo-list li button.destroy').first()"}},
+		{"wait for a text", `I wait for the text "Never shown"`, []string{"locator.waitFor: Timeout", `Target: the text "Never shown", to be visible`, "getByText('Never shown')"}},
 	} {
 		msg, ok := got[tc.scenario]
 		if !ok {

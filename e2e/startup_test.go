@@ -135,3 +135,34 @@ func TestFirstResponseTime(t *testing.T) {
 	}
 	t.Fatalf("exit %d, want 0\n%s\n%s", res.code, res.stdout, res.stderr)
 }
+
+// An MCP tool's failure says why as a step's does (world/pwerror): the
+// call log's lines, with what was waited for.
+func TestMCPToolFailureSaysWhy(t *testing.T) {
+	dir := browserProject(t)
+	toml := string(mustRead(t, filepath.Join(dir, "ferridriver.toml"))) + "actionTimeout = 1000\n"
+	testenv.WriteFiles(t, dir, map[string]string{"ferridriver.toml": toml})
+	cs, _ := mcpClient(t, dir, nil)
+	page := callOK(t, cs, "browser_navigate", map[string]any{"url": "/elements.html"})
+	save := refOf(t, page, "button", "Save")
+	for _, tc := range []struct {
+		tool string
+		args map[string]any
+		want []string
+	}{
+		{"browser_click", map[string]any{"ref": save, "element": "the Save button"}, []string{"Timeout 1000ms exceeded", "Call log (last lines):", "element is not enabled"}},
+		{"browser_wait_for", map[string]any{"text": "Never shown"}, []string{"Timeout 1000ms exceeded", "getByText('Never shown')"}},
+	} {
+		res := mcpCall(t, cs, tc.tool, tc.args)
+		text := resultText(res, 0)
+		if !res.IsError {
+			t.Errorf("%s: did not fail:\n%s", tc.tool, text)
+			continue
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(text, w) {
+				t.Errorf("%s: the result lacks %q:\n%s", tc.tool, w, text)
+			}
+		}
+	}
+}

@@ -3,6 +3,7 @@
 // target was not found, and the web-first assertion helpers.
 import { expect } from '@playwright/test'
 import type { Locator, Page } from '@playwright/test'
+import { explainFailure } from 'ferridriver'
 import { Target } from './params'
 import { relocate } from './scenario'
 import { targetHint } from './targets'
@@ -12,23 +13,31 @@ import type { StepWorld } from './world'
 /**
  * Wraps a step function: its error names the step's line in the feature
  * file instead of the library's source (a library bug, a TypeError, keeps
- * its stack as well), and gets a hint when a target looks like a page-object
- * name that is not defined.
+ * its stack as well); a browser call's failure names the step's target as
+ * written (or what target(...args) describes: "the text \"Saved\"") and
+ * keeps the call log's lines that say why, and gets a hint when a target
+ * looks like a page-object name that is not defined.
  */
-export function step<A extends any[]>(fn: (this: StepWorld, ...args: A) => unknown) {
+export function step<A extends any[]>(fn: (this: StepWorld, ...args: A) => unknown, target?: (...args: A) => string) {
   return async function (this: StepWorld, ...args: A): Promise<void> {
     try {
       await fn.apply(this, args)
     } catch (e) {
-      throw located(this, e, args)
+      // (not target?.(...args): goja called the World with it)
+      throw located(this, e, args, target ? target(...args) : undefined)
     }
   }
 }
 
-function located(world: StepWorld, e: unknown, args: unknown[]): unknown {
+/** Whether e is a browser call's failure (a timeout, or a message with Playwright's call log). */
+const isBrowserFailure = (e: Error) => e.name === 'TimeoutError' || /\nCall log/.test(e.message)
+
+function located(world: StepWorld, e: unknown, args: unknown[], described?: string): unknown {
   if (!(e instanceof Error)) return e
-  for (const a of args) {
-    if (!(a instanceof Target)) continue
+  const targets = args.filter((a): a is Target => a instanceof Target)
+  const what = described ?? (targets.length === 1 ? String(targets[0]) : undefined)
+  if (what && isBrowserFailure(e)) e.message = explainFailure(e.message, what)
+  for (const a of targets) {
     const hint = targetHint(a)
     if (hint && !e.message.includes(hint) && /Timeout|waiting for|not found|resolved to 0|element\(s\) not found/.test(e.message)) e.message += '\n' + hint
   }

@@ -17,11 +17,11 @@ When('I wait {float} second(s)', { timeout: -1, description: 'Pauses for a while
 
 When('I wait for the text {text}', { description: 'Waits until a visible element shows the text.', example: 'When I wait for the text "Saved"' }, step(async function (text: string) {
   await rootOf(this).getByText(text).filter({ visible: true }).first().waitFor({ state: 'visible' })
-}))
+}, (text) => `the text ${JSON.stringify(text)}, to be visible`))
 
 When('I wait for the text {text} to disappear', { description: 'Waits until no visible element shows the text.', example: 'When I wait for the text "Loading…" to disappear' }, step(async function (text: string) {
   await rootOf(this).getByText(text).filter({ visible: true }).first().waitFor({ state: 'hidden' })
-}))
+}, (text) => `the text ${JSON.stringify(text)}, to disappear`))
 
 for (const state of ['visible', 'hidden', 'attached', 'detached'] as const) {
   const what = {
@@ -33,19 +33,22 @@ for (const state of ['visible', 'hidden', 'attached', 'detached'] as const) {
   When(
     `I wait for {target} to be ${state}`,
     { description: `Waits until an element ${what}.`, example: `When I wait for "#spinner" to be ${state}` },
-    step(async function (t: Target) {
-      await locate(this, t).waitFor({ state })
-    }),
+    step(
+      async function (t: Target) {
+        await locate(this, t).waitFor({ state })
+      },
+      (t) => `${t}, to be ${state}`,
+    ),
   )
 }
 
 When('I wait for the page to load', { description: 'Waits for the load event of the page.', example: 'When I wait for the page to load' }, step(async function () {
   await this.page.waitForLoadState('load')
-}))
+}, () => 'the page to load'))
 
 When('I wait for the network to be idle', { description: 'Waits until the page has made no request for 500 ms.', example: 'When I wait for the network to be idle' }, step(async function () {
   await this.page.waitForLoadState('networkidle')
-}))
+}, () => 'the network to be idle'))
 
 /** Extra time the step itself has beyond N seconds, to report the failure. */
 const grace = 1000

@@ -326,7 +326,11 @@ func (l *Launcher) startDriver() (*playwright.Playwright, int, error) {
 	start := time.Now()
 	// Run is serialised, so the one new driver child is this one.
 	before := driverChildren()
-	pw, err := playwright.Run(&playwright.RunOptions{DriverDirectory: drv.Dir, SkipInstallBrowsers: true})
+	dir, err := drv.WithCallLog()
+	if err != nil {
+		l.debugf("%v: errors will lack Playwright's call log", err)
+	}
+	pw, err := playwright.Run(&playwright.RunOptions{DriverDirectory: dir, SkipInstallBrowsers: true})
 	if err != nil {
 		return nil, 0, fmt.Errorf("start the Playwright driver (%s with %s): %w", drv.CLI, node.Path, err)
 	}

@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/playwright-community/playwright-go"
+
+	"github.com/ferridriver/ferridriver/world/pwerror"
 )
 
 // SnapMode says how much of the page snapshot an action's result carries.
@@ -103,8 +105,8 @@ func (ss *Session) snap(t *tab) (old, cur *tree, err error) {
 	return old, cur, nil
 }
 
-// explain shortens Playwright's errors (their call log) and names a
-// browser crash.
+// explain words Playwright's errors as bdd steps do (pwerror: the call
+// log trimmed to the lines that say why) and names a browser crash.
 func (ss *Session) explain(err error) error {
 	if err == nil {
 		return nil
@@ -115,11 +117,7 @@ func (ss *Session) explain(err error) error {
 			return e
 		}
 	}
-	msg := err.Error()
-	if i := strings.Index(msg, "\nCall log:"); i > 0 {
-		msg = msg[:i]
-	}
-	return errors.New(strings.TrimSpace(msg))
+	return errors.New(pwerror.Format(pwerror.Failure{Message: strings.TrimSpace(err.Error())}))
 }
 
 // finish adds the page's URL and title (when changed) and the snapshot

@@ -12,6 +12,7 @@ import (
 	"github.com/playwright-community/playwright-go"
 
 	"github.com/ferridriver/ferridriver/jsbridge"
+	"github.com/ferridriver/ferridriver/world/pwerror"
 )
 
 // settled is the outcome of a blocking call made off the loop.
@@ -88,7 +89,9 @@ func (r *Runtime) apiError(api string, err error, stack []goja.StackFrame) goja.
 	if errors.Is(err, playwright.ErrTimeout) {
 		name = "TimeoutError"
 	}
-	msg := api + ": " + pwMessage(err)
+	// Playwright's call log, when the driver sent one, trimmed to the
+	// lines that say why (pwerror).
+	msg := pwerror.Format(pwerror.Failure{Message: api + ": " + pwMessage(err)})
 	return r.newError(name, msg, stack)
 }
 

@@ -9,6 +9,7 @@ import (
 
 	"github.com/ferridriver/ferridriver/jsbridge"
 	"github.com/ferridriver/ferridriver/scaffold"
+	"github.com/ferridriver/ferridriver/world/pwerror"
 )
 
 //go:embed playwright.js
@@ -78,6 +79,20 @@ func (r *Runtime) install() error {
 	return nil
 }
 
+// explainFailure is explainFailure(message, target?, action?) of module
+// "ferridriver": the message of a failed browser call as ferridriver words
+// it (pwerror.Format), naming the target and the action as the user wrote
+// them. The built-in steps use it for their targets and waits.
+func (r *Runtime) explainFailure(c goja.FunctionCall) goja.Value {
+	str := func(i int) string {
+		if v := c.Argument(i); !goja.IsUndefined(v) && !goja.IsNull(v) {
+			return v.String()
+		}
+		return ""
+	}
+	return r.rt.ToValue(pwerror.Format(pwerror.Failure{Message: str(0), Target: str(1), Action: str(2)}))
+}
+
 // module builds the exports of one of moduleNames.
 func (r *Runtime) module(name string) (goja.Value, error) {
 	exp := r.rt.NewObject()
@@ -86,6 +101,7 @@ func (r *Runtime) module(name string) (goja.Value, error) {
 		set("expect", r.expect)
 	}
 	if name == "ferridriver" {
+		set("explainFailure", r.explainFailure)
 		return exp, nil
 	}
 	for _, b := range []string{"chromium", "firefox", "webkit"} {

@@ -77,6 +77,12 @@ declare module 'ferridriver' {
    * its own, measured with it, are not spent on start-up.
    */
   export function stepClock(): number
+  /**
+   * The message of a failed browser call as ferridriver's steps show it:
+   * Playwright's message, "Target:" (and "Action:") as the user wrote
+   * them, and the last lines of Playwright's call log that say why.
+   */
+  export function explainFailure(message: string, target?: string, action?: string): string
 
   /**
    * The flows name stands for (docs/steps-guide.md, "Reusable flows"): a
