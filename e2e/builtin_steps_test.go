@@ -240,6 +240,12 @@ const failingFeature = `Feature: failures
     When I click the first "#todo-list li button.destroy"
   Scenario: wait for a text
     When I wait for the text "Never shown"
+  Scenario: every text
+    Then I expect every text of "#items li" to start with "Buy"
+  Scenario: any text
+    Then I expect any text of "#items li" to equal "Feed the cat"
+  Scenario: a list compared as one value
+    Then I expect the texts of "#items li" to match "^Buy"
   Scenario: unknown remembered name
     When I fill "#focus-me" with "${nope}"
   Scenario: every element
@@ -358,6 +364,10 @@ func TestBuiltinStepFailures(t *testing.T) {
 		{"disabled", `I click "#save"`, []string{"locator.click: Timeout", `Target: "#save"`, "waiting for locator('#save')", "element is not enabled"}},
 		{"detached", `I click "#banner"`, []string{"locator.click: Timeout", `Target: "#banner"`, "waiting for locator('#banner')"}},
 		{"missing", `I click the first "#todo-list li button.destroy"`, []string{"locator.click: Timeout", `Target: the first "#todo-list li button.destroy"`, "waiting for locator('#todo-list li button.destroy').first()"}},
+		// Lists are compared as lists, never joined into one string.
+		{"every text", `I expect every text of "#items li" to start with "Buy"`, []string{`Expected every text of locator('#items li') to start with "Buy"`, `Not holding for: ["Walk the dog","Write tests"]`, `Received: ["Buy milk","Walk the dog","Write tests"]`}},
+		{"any text", `I expect any text of "#items li" to equal "Feed the cat"`, []string{`Expected any text of locator('#items li') to equal "Feed the cat"`, `Received: ["Buy milk","Walk the dog","Write tests"]`}},
+		{"a list compared as one value", `I expect the texts of "#items li" to match "^Buy"`, []string{`"to match" compares one value`, `is a list`, `"every" or "any"`}},
 		{"wait for a text", `I wait for the text "Never shown"`, []string{"locator.waitFor: Timeout", `Target: the text "Never shown", to be visible`, "getByText('Never shown')"}},
 	} {
 		msg, ok := got[tc.scenario]

@@ -103,8 +103,30 @@ function sortKeys(v: any): any {
   return v
 }
 
+/** The comparisons that take a list as a whole: the others compare one value. */
+const listOperations: readonly Operation[] = ['equal', 'contain', 'have length']
+
+/**
+ * A step that compares a list with a comparison of one value ("to match",
+ * "to start with", "to be greater than"...): a usage error, reported at
+ * once rather than retried, and never a comparison of the list joined into
+ * one string (which passes or fails by the order of its items).
+ */
+export class ListComparisonError extends Error {
+  constructor(message: string) {
+    super(message)
+    this.name = 'ListComparisonError'
+  }
+}
+
 /** Whether actual passes op against expected, before `not` is applied. */
 function holds(actual: unknown, op: Operation, expected: unknown): boolean {
+  if (Array.isArray(actual) && !listOperations.includes(op)) {
+    throw new ListComparisonError(
+      `"to ${op}" compares one value, and ${show(actual)} is a list: compare the list with "to equal" (a JSON list), "to contain" (an item) or "to have length", ` +
+        `or each item with "every" or "any" (I expect every text of ... / I expect any text of ...)`,
+    )
+  }
   switch (op) {
     case 'equal':
       return equal(actual, expected)
@@ -143,6 +165,7 @@ export function check(subject: string, actual: unknown, v: Validation, expected:
   try {
     ok = holds(actual, v.op, expected) !== v.negate
   } catch (e: any) {
+    if (e instanceof ListComparisonError) throw new ListComparisonError(`${subject} ${v.text} ${show(expected)}: ${e.message}`)
     return `Expected ${subject} ${v.text} ${show(expected)}, but ${e.message}`
   }
   if (ok) return null
@@ -151,6 +174,31 @@ export function check(subject: string, actual: unknown, v: Validation, expected:
     `Expected: ${v.negate ? 'not ' : ''}${v.op === 'match' ? String(toRegExp(expected)) : show(expected)}`,
     `Received: ${show(actual)}`,
   ].join('\n')
+}
+
+/** Which items of a list a check of its items needs to hold for. */
+export type Quantifier = 'every' | 'any'
+
+/**
+ * Checks the items of a list one by one (the validation's `not` applies to
+ * each item): every item, or at least one. Returns null when that holds,
+ * else the failure message; an empty list never holds. subject names one
+ * item, e.g. `text of locator('li')`.
+ */
+export function checkItems(subject: string, items: unknown[], which: Quantifier, v: Validation, expected: unknown): string | null {
+  const head = `Expected ${which} ${subject} ${v.text} ${show(expected)}`
+  if (items.length === 0) return `${head}, but there is none`
+  const passes = items.map((a) => {
+    try {
+      return holds(a, v.op, expected) !== v.negate
+    } catch {
+      return false
+    }
+  })
+  if (which === 'every' ? passes.every(Boolean) : passes.some(Boolean)) return null
+  const lines = [head, `Expected: ${v.negate ? 'not ' : ''}${v.op === 'match' ? String(toRegExp(expected)) : show(expected)}`, `Received: ${show(items)}`]
+  if (which === 'every') lines.push(`Not holding for: ${show(items.filter((_, i) => !passes[i]))}`)
+  return lines.join('\n')
 }
 
 /** Throws check's message when the validation does not hold. */
@@ -222,6 +270,8 @@ export function assertionBudget(world: object): number {
 export interface EventuallyOptions {
   /** The locator read, as Playwright describes it, shown in the failure. */
   locator?: string
+  /** Checks the value read instead of check (checkItems...). */
+  check?: (actual: unknown) => string | null
 }
 
 /**
@@ -245,9 +295,11 @@ export async function eventually(
   let last: string | null = null
   for (;;) {
     try {
-      last = check(subject, await read(), v, expected)
+      const actual = await read()
+      last = options.check ? options.check(actual) : check(subject, actual, v, expected)
       if (last === null) return
     } catch (e: any) {
+      if (e instanceof ListComparisonError) throw e
       last = `Expected ${subject} ${v.text} ${show(expected)}, but it could not be read: ${e.message}`
     }
     tries++

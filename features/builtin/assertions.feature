@@ -69,6 +69,11 @@ Feature: Built-in steps: assertions
     And I expect the texts of "#items li" to contain "Walk the dog"
     And I expect the texts of "#items li" not to contain "Feed the cat"
     And I expect the texts of "#items li" to have length 3
+    And I expect the texts of "#items li" to equal '["Buy milk", "Walk the dog", "Write tests"]'
+    And I expect every text of "#items li" to match "^[A-Z][a-z]+ "
+    And I expect every text of "#items li" not to contain "cat"
+    And I expect any text of "#items li" to start with "Walk"
+    And I expect any text of "#items li" not to end with "milk"
     And I expect the texts of "#items li" to be:
       | Buy milk     |
       | Walk the dog |
