@@ -240,6 +240,8 @@ const failingFeature = `Feature: failures
     When I click the first "#todo-list li button.destroy"
   Scenario: wait for a text
     When I wait for the text "Never shown"
+  Scenario: page object and selector
+    When I click "Items >> text=Buy milk"
   Scenario: every text
     Then I expect every text of "#items li" to start with "Buy"
   Scenario: any text
@@ -283,7 +285,7 @@ func TestBuiltinStepFailures(t *testing.T) {
 	testenv.WriteFiles(t, dir, map[string]string{
 		"features/fail.feature":         failingFeature,
 		"pages/login.yaml":              "Heading: h1\n",
-		"pages/forms.yaml":              "Heading: h1\n",
+		"pages/forms.yaml":              "Heading: h1\nItems: '#items li'\n",
 		"pages/items.yaml":              "Item ({text}): \"#items li >> text={text}\"\n",
 		"features/flows/broken.feature": "@flow\nFeature: flows\n  Scenario: Broken flow\n    Given I remember \"b\" as \"other\"\n    Then I expect \"$what\" to equal \"$other\"\n",
 		// Short step timeouts keep the failures quick; the browser's
@@ -347,7 +349,8 @@ func TestBuiltinStepFailures(t *testing.T) {
 		{"within", `within 1 second, I expect the text of "h1" to equal "Later"`, []string{"within 1 second: ", "toHaveText", `Expected string: "Later"`, "Timeout: 1000ms"}},
 		{"unknown page element", `I click "login > Nope"`, []string{`the page "login" (pages/login.yaml) has no element "Nope"; it has: "Heading"`}},
 		{"ambiguous page element", `I click "Heading"`, []string{`"Heading" is defined by several pages (pages/forms.yaml:1, pages/login.yaml:1): write "forms > Heading" or "login > Heading"`}},
-		{"not a page object", `I click "Sign up"`, []string{"locator.click: Timeout", `Note: "Sign up" is not a page-object name (page objects: forms > Heading, items > Item ({text}), login > Heading), so it was used as a CSS selector`, `'role=button[name="Sign up"]'`}},
+		{"not a page object", `I click "Sign up"`, []string{"locator.click: Timeout", `Note: "Sign up" is not a page-object name (page objects: forms > Heading, forms > Items, items > Item ({text}), login > Heading), so it was used as a CSS selector`, `'role=button[name="Sign up"]'`}},
+		{"page object and selector", `I click "Items >> text=Buy milk"`, []string{`"Items >> text=Buy milk" is neither a page-object name nor a selector: "Items" is a page object (pages/forms.yaml:2)`, `('#items li >> text=Buy milk')`}},
 		{"unknown remembered name", `I fill "#focus-me" with "${nope}"`, []string{`nothing is remembered as "nope"`}},
 		{"every element", `I expect every attribute "class" of "#items li" to contain "selected"`, []string{"Expected every attribute \"class\" of locator('#items li') to contain \"selected\"\nbut 2 of 3 do not:\n  [2] \"item\"\n  [3] \"item\"\nLocator: locator('#items li')\nTimeout: 12"}},
 		{"any element", `I expect any element of "#items li" to be hidden`, []string{"Expected any element of locator('#items li') to be hidden\nbut none of the 3 does:\n  [1] visible\n  [2] visible\n  [3] visible\n"}},
@@ -381,6 +384,9 @@ func TestBuiltinStepFailures(t *testing.T) {
 				t.Errorf("%s: the message lacks %q:\n%s", tc.scenario, w, msg)
 			}
 		}
+		if tc.scenario == "page object and selector" && strings.Contains(msg, "Timeout") {
+			t.Errorf("%s: failed by a timeout, not at once:\n%s", tc.scenario, msg)
+		}
 		if strings.Contains(msg, "ferridriver:steps/") {
 			t.Errorf("%s: the message shows the library's source, not the feature's line:\n%s", tc.scenario, msg)
 		}
@@ -401,5 +407,12 @@ func TestBrokenPageObjectFile(t *testing.T) {
 	}
 	if res = ferridriver(t, dir, "bdd", "--print-config"); res.code != 0 || !strings.Contains(res.stdout, "[test]") {
 		t.Errorf("bdd --print-config: exit %d, want 0 and the configuration\n%s%s", res.code, res.stdout, res.stderr)
+	}
+	// An error on the first line has its line and column too, and the
+	// hint quotes the user's own key.
+	testenv.WriteFiles(t, dir, map[string]string{"pages/login.yaml": "Items: getByRole('listitem', { name: 'Buy milk' })\n"})
+	res = ferridriver(t, dir, "bdd", "--dry-run")
+	if want := `pages/login.yaml:1:36: mapping values are not allowed in this context (a locator with ": " in it must be quoted: Items: "getByRole('listitem', { name: 'Buy milk' })")`; res.code != 2 || !strings.Contains(res.stderr, want) {
+		t.Errorf("bdd: exit %d, want 2 and %s\n%s", res.code, want, res.stderr)
 	}
 }

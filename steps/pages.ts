@@ -222,7 +222,12 @@ export function pageElement(text: string): PageElement | undefined {
     }
   }
   const found = byName.get(text)
-  if (!found) return instance(templates, text)
+  if (!found) {
+    const inst = instance(templates, text)
+    if (inst) return inst
+    mixedTarget(text)
+    return undefined
+  }
   if (found.length > 1) {
     throw new Error(`"${text}" is defined by several pages (${found.map((e) => e.where).join(', ')}): write ${found.map((e) => JSON.stringify(e.page + ' > ' + text)).join(' or ')}`)
   }
@@ -249,6 +254,30 @@ function instance(among: Template[], text: string): PageElement | undefined {
   }
   const { t, values } = hits[0]
   return { page: t.page, name: text, where: t.where, source: fill(t.source, values), build: (root) => t.build(root, values) }
+}
+
+/**
+ * Throws when text starts a selector chain with a page-object name
+ * ("Items >> text=Buy milk"): that is neither a page-object name nor a
+ * selector (as CSS, "Items" is a tag, so the action would only time out).
+ */
+function mixedTarget(text: string): void {
+  const chain = text.split('>>')
+  if (chain.length < 2) return
+  const first = chain[0].trim()
+  let el: PageElement | undefined
+  try {
+    el = byName.get(first)?.length === 1 ? byName.get(first)![0] : first.includes(' > ') ? pageElement(first) : undefined
+  } catch {
+    return
+  }
+  if (!el) return
+  const rest = chain.slice(1).join('>>').trim()
+  const whole = el.source.trim() && !/^(page\.)?(getBy|locator\(|frameLocator\()/.test(el.source.trim()) ? ` ('${el.source.trim()} >> ${rest}')` : ''
+  throw new Error(
+    `"${text}" is neither a page-object name nor a selector: "${first}" is a page object (${el.where}), and a target is one or the other. ` +
+      `Write the whole selector${whole}, or name the element in ${el.where.replace(/:\d+$/, '')}.`,
+  )
 }
 
 /** Every page-object name, "page > name", for messages. */

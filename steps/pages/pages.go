@@ -64,12 +64,17 @@ type Element struct {
 // Error is a problem in a page-object file.
 type Error struct {
 	File string
-	Line int // 0 when unknown
-	Msg  string
+	// Line and Column (1-based) say where; 0 when it is not in one place
+	// (two files define one page).
+	Line, Column int
+	Msg          string
 }
 
 func (e *Error) Error() string {
-	if e.Line > 0 {
+	switch {
+	case e.Line > 0 && e.Column > 0:
+		return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Line, e.Column, e.Msg)
+	case e.Line > 0:
 		return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg)
 	}
 	return fmt.Sprintf("%s: %s", e.File, e.Msg)
@@ -120,10 +125,13 @@ func Load(dir string, patterns []string) ([]Page, error) {
 	return out, nil
 }
 
-// entry is a name and its locator as read from a file, with their line.
+// entry is a name and its locator as read from a file, with where the
+// name is (line and column) and the column where the locator's text
+// starts on that line (0 when not known: a multi-line value).
 type entry struct {
 	name, value string
-	line        int
+	line, col   int
+	valueCol    int
 }
 
 // Parse reads one page-object file; name (its path) gives the page's
@@ -148,7 +156,7 @@ func Parse(name string, data []byte) (*Page, error) {
 	p := &Page{Name: strings.TrimSuffix(base, filepath.Ext(base)), File: name, Elements: []Element{}}
 	lines := map[string]int{}
 	for _, e := range entries {
-		fail := func(msg string) error { return &Error{File: name, Line: e.line, Msg: msg} }
+		fail := func(msg string) error { return &Error{File: name, Line: e.line, Column: e.col, Msg: msg} }
 		switch {
 		case strings.TrimSpace(e.name) == "":
 			return nil, fail("an element needs a name")
@@ -169,6 +177,12 @@ func Parse(name string, data []byte) (*Page, error) {
 		if IsExpression(e.value) {
 			chain, err := ParseExpression(e.value)
 			if err != nil {
+				// Point at the error in the file when the value's place
+				// is known; else say the column within the value.
+				var se *SyntaxError
+				if errors.As(err, &se) && e.valueCol > 0 {
+					return nil, &Error{File: name, Line: e.line, Column: e.valueCol + se.Col - 1, Msg: fmt.Sprintf("%s: %s: %s", e.name, e.value, se.Msg)}
+				}
 				return nil, fail(fmt.Sprintf("%s: %s: %v", e.name, e.value, err))
 			}
 			el.Chain = chain
@@ -183,42 +197,80 @@ func Parse(name string, data []byte) (*Page, error) {
 func readYAML(name string, data []byte) ([]entry, error) {
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
-		return nil, yamlError(name, err)
+		return nil, yamlError(name, data, err)
 	}
 	if len(doc.Content) == 0 {
 		return nil, nil // an empty file
 	}
 	root := doc.Content[0]
 	if root.Kind != yaml.MappingNode {
-		return nil, &Error{File: name, Line: root.Line, Msg: "expected a mapping of element names to locators (User: getByLabel('User'))"}
+		return nil, &Error{File: name, Line: root.Line, Column: root.Column, Msg: "expected a mapping of element names to locators (User: getByLabel('User'))"}
 	}
 	var out []entry
 	for i := 0; i+1 < len(root.Content); i += 2 {
 		k, v := root.Content[i], root.Content[i+1]
 		if v.Kind != yaml.ScalarNode || (v.Tag != "!!str" && v.Tag != "!!null") {
-			return nil, &Error{File: name, Line: v.Line, Msg: fmt.Sprintf("%s: expected a locator string, got %s", k.Value, yamlKind(v))}
+			return nil, &Error{File: name, Line: v.Line, Column: v.Column, Msg: fmt.Sprintf("%s: expected a locator string, got %s", k.Value, yamlKind(v))}
 		}
-		out = append(out, entry{name: k.Value, value: v.Value, line: k.Line})
+		e := entry{name: k.Value, value: v.Value, line: k.Line, col: k.Column}
+		switch v.Style {
+		case 0:
+			e.valueCol = v.Column
+		case yaml.SingleQuotedStyle:
+			if !strings.Contains(v.Value, "'") {
+				e.valueCol = v.Column + 1 // after the quote, when nothing in it was escaped
+			}
+		case yaml.DoubleQuotedStyle:
+			if !strings.ContainsAny(v.Value, `"\`) {
+				e.valueCol = v.Column + 1
+			}
+		}
+		out = append(out, e)
 	}
 	return out, nil
 }
 
 var yamlLineRE = regexp.MustCompile(`^yaml: line (\d+): `)
 
-// yamlError gives the YAML library's error the file:line form, with a hint
-// for the common mistake of a locator with ": " in it left unquoted.
-func yamlError(name string, err error) error {
+// yamlError gives the YAML library's error the file:line:column form. The
+// library leaves out "line 1" and never gives a column: an error without a
+// line is on the first, and the column is the place of the problem when
+// it is known (the ": " of an unquoted locator), else the line's first
+// character. The common mistake of a locator with ": " in it left
+// unquoted gets a hint that quotes the user's own line, quoted.
+func yamlError(name string, data []byte, err error) error {
 	msg := err.Error()
-	line := 0
+	line := 1
 	if m := yamlLineRE.FindStringSubmatch(msg); m != nil {
 		line, _ = strconv.Atoi(m[1])
 		msg = msg[len(m[0]):]
 	}
 	msg = strings.TrimPrefix(msg, "yaml: ")
+	text := lineOf(data, line)
+	col := len(text) - len(strings.TrimLeft(text, " \t")) + 1
 	if strings.Contains(msg, "mapping values are not allowed") {
-		msg += ` (a locator with ": " in it must be quoted: Log in: "getByRole('button', { name: 'Log in' })")`
+		if key, value, ok := strings.Cut(text, ": "); ok {
+			if i := strings.Index(value, ": "); i >= 0 {
+				col = len(key) + 2 + i + 1
+			}
+			msg += fmt.Sprintf(" (a locator with \": \" in it must be quoted: %s: %s)", strings.TrimSpace(key), yamlQuote(strings.TrimSpace(value)))
+		}
 	}
-	return &Error{File: name, Line: line, Msg: msg}
+	return &Error{File: name, Line: line, Column: col, Msg: msg}
+}
+
+// lineOf returns line n (1-based) of data, "" past its end.
+func lineOf(data []byte, n int) string {
+	lines := strings.Split(string(data), "\n")
+	if n < 1 || n > len(lines) {
+		return ""
+	}
+	return strings.TrimRight(lines[n-1], "\r")
+}
+
+// yamlQuote quotes s as a YAML double-quoted string.
+func yamlQuote(s string) string {
+	return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(s) + `"`
 }
 
 func yamlKind(n *yaml.Node) string {
@@ -240,36 +292,44 @@ func readTOML(name string, data []byte) ([]entry, error) {
 		switch e.Kind {
 		case unstable.KeyValue:
 		case unstable.Table, unstable.ArrayTable:
-			line := 0
+			line, col := 0, 0
 			if it := e.Key(); it.Next() {
-				line = p.Shape(it.Node().Raw).Start.Line
+				start := p.Shape(it.Node().Raw).Start
+				line, col = start.Line, start.Column
 			}
-			return nil, &Error{File: name, Line: line, Msg: "page files are flat: `name = \"locator\"` lines, no tables"}
+			return nil, &Error{File: name, Line: line, Column: col, Msg: "page files are flat: `name = \"locator\"` lines, no tables"}
 		default:
 			continue
 		}
 		value := e.Value()
 		var keys []string
-		var line int
+		var line, col int
 		for it := e.Key(); it.Next(); {
 			k := it.Node()
 			keys = append(keys, string(k.Data))
 			if line == 0 {
-				line = p.Shape(k.Raw).Start.Line
+				start := p.Shape(k.Raw).Start
+				line, col = start.Line, start.Column
 			}
 		}
 		if len(keys) != 1 {
-			return nil, &Error{File: name, Line: line, Msg: fmt.Sprintf("%s: quote a name with dots (\"%s\" = ...)", strings.Join(keys, "."), strings.Join(keys, "."))}
+			return nil, &Error{File: name, Line: line, Column: col, Msg: fmt.Sprintf("%s: quote a name with dots (\"%s\" = ...)", strings.Join(keys, "."), strings.Join(keys, "."))}
 		}
 		if value.Kind != unstable.String {
-			return nil, &Error{File: name, Line: line, Msg: fmt.Sprintf("%s: expected a locator string", keys[0])}
+			return nil, &Error{File: name, Line: line, Column: col, Msg: fmt.Sprintf("%s: expected a locator string", keys[0])}
 		}
-		out = append(out, entry{name: keys[0], value: string(value.Data), line: line})
+		en := entry{name: keys[0], value: string(value.Data), line: line, col: col}
+		// The text after the quote, when nothing in it was escaped.
+		if raw := p.Raw(value.Raw); len(raw) >= 2 && string(raw[1:len(raw)-1]) == en.value {
+			en.valueCol = p.Shape(value.Raw).Start.Column + 1
+		}
+		out = append(out, en)
 	}
 	if err := p.Error(); err != nil {
 		var perr *unstable.ParserError
 		if errors.As(err, &perr) {
-			return nil, &Error{File: name, Line: p.Shape(p.Range(perr.Highlight)).Start.Line, Msg: perr.Message}
+			start := p.Shape(p.Range(perr.Highlight)).Start
+			return nil, &Error{File: name, Line: start.Line, Column: start.Column, Msg: perr.Message}
 		}
 		return nil, &Error{File: name, Msg: err.Error()}
 	}
@@ -278,8 +338,15 @@ func readTOML(name string, data []byte) ([]entry, error) {
 
 func readJSON(name string, data []byte) ([]entry, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
-	lineAt := func(off int64) int { return bytes.Count(data[:min(int(off), len(data))], []byte("\n")) + 1 }
-	fail := func(off int64, msg string) error { return &Error{File: name, Line: lineAt(off), Msg: msg} }
+	// where is the line and column of a byte offset.
+	where := func(off int64) (line, col int) {
+		before := data[:min(int(off), len(data))]
+		return bytes.Count(before, []byte("\n")) + 1, len(before) - bytes.LastIndexByte(before, '\n')
+	}
+	fail := func(off int64, msg string) error {
+		line, col := where(off)
+		return &Error{File: name, Line: line, Column: col, Msg: msg}
+	}
 	tok, err := dec.Token()
 	if err == io.EOF {
 		return nil, nil
@@ -297,16 +364,32 @@ func readJSON(name string, data []byte) ([]entry, error) {
 			return nil, fail(dec.InputOffset(), err.Error())
 		}
 		key := kt.(string)
-		line := lineAt(dec.InputOffset())
+		// The decoder is past the key: its start is its length back.
+		keyEnd := dec.InputOffset()
+		line, col := where(keyEnd)
+		if q, err := json.Marshal(key); err == nil {
+			col = max(col-len(q), 1)
+		}
 		vt, err := dec.Token()
 		if err != nil {
 			return nil, fail(dec.InputOffset(), err.Error())
 		}
 		v, ok := vt.(string)
 		if !ok {
-			return nil, &Error{File: name, Line: line, Msg: fmt.Sprintf("%s: expected a locator string", key)}
+			return nil, &Error{File: name, Line: line, Column: col, Msg: fmt.Sprintf("%s: expected a locator string", key)}
 		}
-		out = append(out, entry{name: key, value: v, line: line})
+		e := entry{name: key, value: v, line: line, col: col}
+		// The text after the quote, when the value has no escape and
+		// is on the key's line.
+		if q, err := json.Marshal(v); err == nil {
+			end := int(dec.InputOffset())
+			if start := end - len(q); start >= 0 && string(data[start:end]) == string(q) {
+				if l, c := where(int64(start)); l == line {
+					e.valueCol = c + 1
+				}
+			}
+		}
+		out = append(out, e)
 	}
 	return out, nil
 }

@@ -87,21 +87,28 @@ func TestParseFormats(t *testing.T) {
 	}
 }
 
-func TestParseErrorsNameFileAndLine(t *testing.T) {
+// Every error names the file, the line and the column (the first line
+// too, which the YAML library leaves out), and the hint for an unquoted
+// locator quotes the user's own line.
+func TestParseErrorsNameFileLineAndColumn(t *testing.T) {
 	for _, tc := range []struct{ file, src, want string }{
-		{"p/a.yaml", "User: getByLabel('User')\nBad: \"getByRole('button', { nme: 'x' })\"\n", `p/a.yaml:2: Bad: getByRole('button', { nme: 'x' }): column 23: unknown option "nme"`},
-		{"p/a.yaml", "A: '#a'\nA: '#b'\n", `p/a.yaml:2: "A" is already defined on line 1`},
-		{"p/a.yaml", "A:\n  B: '#b'\n", `p/a.yaml:2: A: expected a locator string, got a mapping`},
-		{"p/a.yaml", "A: 3\n", `p/a.yaml:1: A: expected a locator string, got int 3 (quote it)`},
-		{"p/a.yaml", "A: [\n", `p/a.yaml:1: did not find expected node content`},
-		{"p/a.yaml", "A: '#a'\nLog in: getByRole('button', { name: 'Log in' })\n", `p/a.yaml:2: mapping values are not allowed in this context (a locator with ": " in it must be quoted`},
-		{"p/a.yaml", "Login > User: '#a'\n", `p/a.yaml:1: "Login > User": an element's name cannot contain " > "`},
-		{"p/a.toml", "A = '#a'\n\n[section]\nB = '#b'\n", `p/a.toml:3: page files are flat`},
-		{"p/a.toml", "A = '#a'\nB = 3\n", `p/a.toml:2: B: expected a locator string`},
-		{"p/a.toml", "A = '#a'\nB = \n", `p/a.toml:2: `},
-		{"p/a.toml", "a.b = '#a'\n", `p/a.toml:1: a.b: quote a name with dots`},
-		{"p/a.json", "{\n  \"A\": \"#a\",\n  \"B\": {}\n}\n", `p/a.json:3: B: expected a locator string`},
-		{"p/a.json", "{\n  \"A\": \"getByText(\"\n}\n", `p/a.json:2: A: getByText(: column 11: expected a value, but the expression ends`},
+		{"p/a.yaml", "User: getByLabel('User')\nBad: \"getByRole('button', { nme: 'x' })\"\n", `p/a.yaml:2:29: Bad: getByRole('button', { nme: 'x' }): unknown option "nme"`},
+		{"p/a.yaml", "Bad: getByRole('button', { nme: 'x' })\n", `p/a.yaml:1:31: mapping values are not allowed in this context (a locator with ": " in it must be quoted: Bad: "getByRole('button', { nme: 'x' })")`},
+		{"p/a.yaml", "Bad: getByRole('button', {nme:'x'})\n", `p/a.yaml:1:27: Bad: getByRole('button', {nme:'x'}): unknown option "nme"`},
+		{"p/a.yaml", "A: '#a'\nA: '#b'\n", `p/a.yaml:2:1: "A" is already defined on line 1`},
+		{"p/a.yaml", "A:\n  B: '#b'\n", `p/a.yaml:2:3: A: expected a locator string, got a mapping`},
+		{"p/a.yaml", "A: 3\n", `p/a.yaml:1:4: A: expected a locator string, got int 3 (quote it)`},
+		{"p/a.yaml", "A: [\n", `p/a.yaml:1:1: did not find expected node content`},
+		{"p/a.yaml", "A: '#a'\nLog in: getByRole('button', { name: 'Log in' })\n", `p/a.yaml:2:35: mapping values are not allowed in this context (a locator with ": " in it must be quoted: Log in: "getByRole('button', { name: 'Log in' })")`},
+		{"p/a.yaml", "Items: getByRole('listitem', { name: \"x\" })\n", `p/a.yaml:1:36: mapping values are not allowed in this context (a locator with ": " in it must be quoted: Items: "getByRole('listitem', { name: \"x\" })")`},
+		{"p/a.yaml", "Login > User: '#a'\n", `p/a.yaml:1:1: "Login > User": an element's name cannot contain " > "`},
+		{"p/a.toml", "A = '#a'\n\n[section]\nB = '#b'\n", `p/a.toml:3:2: page files are flat`},
+		{"p/a.toml", "A = '#a'\nB = 3\n", `p/a.toml:2:1: B: expected a locator string`},
+		{"p/a.toml", "A = '#a'\nB = \n", `p/a.toml:2:5: `},
+		{"p/a.toml", "a.b = '#a'\n", `p/a.toml:1:1: a.b: quote a name with dots`},
+		{"p/a.toml", "A = \"getByText(\"\n", `p/a.toml:1:16: A: getByText(: expected a value, but the expression ends`},
+		{"p/a.json", "{\n  \"A\": \"#a\",\n  \"B\": {}\n}\n", `p/a.json:3:3: B: expected a locator string`},
+		{"p/a.json", "{\n  \"A\": \"getByText(\"\n}\n", `p/a.json:2:19: A: getByText(: expected a value, but the expression ends`},
 		{"p/a.txt", "", `p/a.txt: a page-object file is .yaml, .yml, .toml or .json`},
 	} {
 		_, err := Parse(tc.file, []byte(tc.src))
