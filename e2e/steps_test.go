@@ -3,6 +3,7 @@ package e2e
 import (
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -232,4 +233,41 @@ func TestUndefinedStepSuggestsBuiltinSteps(t *testing.T) {
 		}
 	}
 	_ = os.Remove(filepath.Join(dir, "m.ndjson"))
+}
+
+// Suggestions rank by meaning and carry the user's arguments: a check
+// written another way gets the library's check, not an action of the same
+// length ("I check {target}").
+func TestSuggestionsByMeaning(t *testing.T) {
+	dir := t.TempDir()
+	testenv.WriteFiles(t, dir, map[string]string{"features/a.feature": "Feature: a\n  Scenario: s\n    Then I should see \"Buy milk\"\n"})
+	res := ferridriver(t, dir, "bdd", "--dry-run", "--format", "summary")
+	_, after, _ := strings.Cut(res.stdout, "Closest built-in steps:\n")
+	first, _, _ := strings.Cut(strings.TrimSpace(after), "\n")
+	if res.code != 1 || !strings.HasPrefix(first, `Then I expect the page to contain the text "Buy milk"`) {
+		t.Fatalf("exit %d; first suggestion %q, want the page-contains-text check with \"Buy milk\":\n%s", res.code, first, res.stdout)
+	}
+	if strings.Contains(after, `I check "`) {
+		t.Errorf("a check was suggested an action:\n%s", res.stdout)
+	}
+}
+
+// pretty shows the values a step's $names had, as used; a value from the
+// environment is not shown.
+func TestPrettyShowsValuesAsUsed(t *testing.T) {
+	dir := t.TempDir()
+	testenv.WriteFiles(t, dir, map[string]string{
+		"ferridriver.toml":   "[scripting]\nallowEnv = [\"SECRET_TOKEN\"]\n\n[steps.values]\ntodoApp = \"http://127.0.0.1:3000/\"\n",
+		"features/a.feature": "Feature: a\n  Scenario: s\n    Then I expect \"$todoApp\" to start with \"http\"\n    And I expect \"${SECRET_TOKEN}\" to have length 7\n",
+	})
+	cmd := exec.Command(binary, "bdd", "--format", "pretty")
+	cmd.Dir = dir
+	cmd.Env = append(cmd.Environ(), "NO_COLOR=1", "SECRET_TOKEN=hunter2")
+	res := runCommand(t, cmd, "ferridriver")
+	if res.code != 0 || !strings.Contains(res.stdout, `$todoApp = "http://127.0.0.1:3000/"`) {
+		t.Fatalf("exit %d; pretty lacks the value of $todoApp:\n%s%s", res.code, res.stdout, res.stderr)
+	}
+	if strings.Contains(res.stdout, "hunter2") || !strings.Contains(res.stdout, "$SECRET_TOKEN = (from the environment, not shown)") {
+		t.Errorf("an environment value is shown, or its use is not:\n%s", res.stdout)
+	}
 }

@@ -1,6 +1,10 @@
 package runner
 
-import "github.com/ferridriver/ferridriver/jsbridge"
+import (
+	"strings"
+
+	"github.com/ferridriver/ferridriver/jsbridge"
+)
 
 // LoadBuiltinSteps is LoadLibrary of the built-in step library
 // (opts.Library) alone: the project's step files and extensions are not
@@ -29,7 +33,9 @@ func (l *Library) MatchText(text string) ([]*jsbridge.StepDef, error) {
 
 // Suggest returns the built-in steps closest to a step's text, best first
 // (at most three, none when nothing comes close): what an undefined step's
-// suggestion proposes.
+// suggestion proposes. The text may start with its keyword: a Then step
+// is a check.
 func (l *Library) Suggest(text string) []Suggestion {
-	return l.run.matcher.closestBuiltins(text)
+	trimmed := strings.TrimSpace(text)
+	return l.run.matcher.closestBuiltins(StepText(trimmed), strings.HasPrefix(trimmed, "Then "))
 }

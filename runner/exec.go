@@ -204,7 +204,7 @@ func (w *worker) pickleStep(st *plannedStep, tc *plannedCase, world *goja.Object
 	case len(st.defs) == 0:
 		// The code that would define the step, then the built-in steps
 		// that come close (Gherkin snippets; none without the library).
-		snippets := append(w.run.matcher.snippets(st.pickleStep, w.run.opts.SnippetInterface), w.run.matcher.builtinSnippets(st.pickleStep.Text)...)
+		snippets := append(w.run.matcher.snippets(st.pickleStep, w.run.opts.SnippetInterface), w.run.matcher.builtinSnippets(st.pickleStep.Text, st.pickleStep.Type != nil && *st.pickleStep.Type == messages.PickleStepTypeOutcome)...)
 		emit(&messages.Envelope{Suggestion: &messages.Suggestion{ID: newID(), PickleStepID: st.pickleStep.ID, Snippets: snippets}})
 		return jsbridge.Outcome{Status: messages.TestStepResultStatusUndefined}, false
 	case state.failedish || w.run.opts.DryRun || w.run.interrupted():

@@ -35,33 +35,59 @@ const (
 // abstracted: quoted text and numbers in the step stand for {string} and
 // {int} in an expression, so `I clik "Save"` comes close to
 // `I click {string}`. The measure is an edit distance over words (a typo
-// costs less than another word, small words like "the" less than others).
-func (m *matcher) closestBuiltins(text string) []Suggestion {
+// costs less than another word, small words like "the" less than others),
+// taken on the step as written and on its usual paraphrases in the
+// library's words ("I should see X" is "I expect the page to contain the
+// text X"); a step that checks something (outcome: a Then step, or words
+// such as "should", "see", "is shown") ranks the library's checks above
+// its actions. The example shown carries the step's own arguments.
+func (m *matcher) closestBuiltins(text string, outcome bool) []Suggestion {
+	key := text
+	if outcome {
+		key = "\x00then " + text
+	}
 	m.mu.Lock()
-	if r, ok := m.suggestions[text]; ok {
+	if r, ok := m.suggestions[key]; ok {
 		m.mu.Unlock()
 		return r
 	}
 	m.mu.Unlock()
 	m.builtinOnce.Do(m.tokenizeBuiltins)
-	step := textTokens(text)
+	variants := [][]string{textTokens(text)}
+	for _, p := range paraphrase(text) {
+		variants = append(variants, textTokens(p))
+	}
+	checks := outcome || readsAsCheck(variants[0])
 	var out []Suggestion
 	for _, b := range m.builtins {
 		best := Suggestion{Def: b.def, Example: strings.TrimSpace(b.def.Keyword + " " + b.def.Pattern)}
-		if b.pattern != nil {
-			best.Similarity = similarity(step, b.pattern)
-		}
-		closest := -1.0
-		for i, ex := range b.examples {
-			if s := similarity(step, ex); s > closest {
-				closest, best.Example = s, b.def.Examples[i]
+		closest, related := -1.0, false
+		for vi, step := range variants {
+			// A paraphrase counts a little less than the step as written,
+			// so that a definition close to the words wins a tie.
+			discount := 1.0
+			if vi > 0 {
+				discount = paraphraseDiscount
 			}
+			if b.pattern != nil {
+				best.Similarity = max(best.Similarity, discount*similarity(step, b.pattern))
+			}
+			for i, ex := range b.examples {
+				if s := discount * similarity(step, ex); s > closest {
+					closest, best.Example = s, b.def.Examples[i]
+				}
+			}
+			related = related || sharesAWord(step, b)
 		}
 		best.Similarity = max(best.Similarity, closest)
-		if !sharesAWord(step, b) {
+		if !related {
 			continue
 		}
+		if checks && b.def.Keyword != "Then" {
+			best.Similarity *= actionForCheck
+		}
 		if best.Similarity >= minSimilarity {
+			best.Example = withArguments(best.Example, text)
 			out = append(out, best)
 		}
 	}
@@ -70,9 +96,107 @@ func (m *matcher) closestBuiltins(text string) []Suggestion {
 		out = out[:maxSuggestions]
 	}
 	m.mu.Lock()
-	m.suggestions[text] = out
+	m.suggestions[key] = out
 	m.mu.Unlock()
 	return out
+}
+
+const (
+	// paraphraseDiscount weighs the similarity to a paraphrase of the
+	// step, against the step as written.
+	paraphraseDiscount = 0.95
+	// actionForCheck weighs a definition that acts (a Given or When of
+	// the library) for a step that checks: "I should see X" is not
+	// "I check X".
+	actionForCheck = 0.6
+)
+
+// checkWords are words of a step that checks rather than acts.
+var checkWords = map[string]bool{
+	"should": true, "see": true, "sees": true, "expect": true, "expects": true, "verify": true, "assert": true,
+	"must": true, "shown": true, "displayed": true, "visible": true, "appears": true, "present": true,
+}
+
+// readsAsCheck reports whether a step's words say it checks something.
+func readsAsCheck(step []string) bool {
+	for _, w := range step {
+		if checkWords[w] {
+			return true
+		}
+	}
+	return false
+}
+
+// paraphrases map common ways of writing a step to the built-in library's
+// phrasing, for ranking by meaning: the words differ, the step is the
+// same. $q is the quoted argument as the user wrote it.
+var paraphrases = []struct {
+	re *regexp.Regexp
+	to string
+}{
+	{regexp.MustCompile(`(?i)^I (?:should|can|do|must)?\s*(?:not|n't|never) see (?:the text )?(` + quotedArg + `)(?: on the page)?$`), `I expect the page not to contain the text $1`},
+	{regexp.MustCompile(`(?i)^I (?:shouldn't|don't|can't|cannot) see (?:the text )?(` + quotedArg + `)(?: on the page)?$`), `I expect the page not to contain the text $1`},
+	{regexp.MustCompile(`(?i)^I (?:should |can |do |must )?see (?:the text )?(` + quotedArg + `)(?: on the page)?$`), `I expect the page to contain the text $1`},
+	{regexp.MustCompile(`(?i)^(?:the )?(?:text )?(` + quotedArg + `) (?:is|are|should be|must be) (?:shown|displayed|visible|present|on the page)$`), `I expect the page to contain the text $1`},
+	{regexp.MustCompile(`(?i)^(?:the )?(?:text )?(` + quotedArg + `) (?:is|are|should be|must be) (?:not shown|not displayed|not visible|hidden|gone)$`), `I expect the page not to contain the text $1`},
+	{regexp.MustCompile(`(?i)^(?:the )?(?:element )?(` + quotedArg + `) (?:element )?(?:is|are|should be|must be) (?:shown|displayed|visible)$`), `I expect $1 to be visible`},
+	{regexp.MustCompile(`(?i)^(?:the )?(?:page )?title (?:is|should be|must be|equals) (` + quotedArg + `)$`), `I expect the title to equal $1`},
+	{regexp.MustCompile(`(?i)^I (?:should be|am|must be) (?:on|at) (?:the )?(` + quotedArg + `)(?: page)?$`), `I expect the URL to contain $1`},
+	{regexp.MustCompile(`(?i)^(?:the )?url (?:is|should be|must be|equals) (` + quotedArg + `)$`), `I expect the URL to equal $1`},
+	{regexp.MustCompile(`(?i)^I (?:click|tap|press|hit|push|select) (?:on )?the (` + quotedArg + `) (?:button|link|tab|menu item)$`), `I click $1`},
+}
+
+// quotedArg is a step argument in double or single quotes.
+const quotedArg = `"[^"]*"|'[^']*'`
+
+// paraphrase returns text in the library's words, when it is written in
+// one of the common other ways (paraphrases).
+func paraphrase(text string) []string {
+	var out []string
+	for _, p := range paraphrases {
+		if p.re.MatchString(text) {
+			out = append(out, p.re.ReplaceAllString(text, p.to))
+		}
+	}
+	return out
+}
+
+// argRe finds a step's arguments: quoted text and numbers.
+var argRe = regexp.MustCompile(`"[^"]*"|'[^']*'|-?\b\d+(?:\.\d+)?\b`)
+
+// withArguments puts the step's own arguments into a suggested example:
+// its quoted arguments and numbers, in order, replace the example's of the
+// same kind (the example's extra ones stay). An example with no argument
+// of a kind the step has is returned as it is for that kind.
+func withArguments(example, text string) string {
+	var quoted, numbers []string
+	for _, a := range argRe.FindAllString(text, -1) {
+		if a[0] == '"' || a[0] == '\'' {
+			quoted = append(quoted, a)
+		} else {
+			numbers = append(numbers, a)
+		}
+	}
+	line, rest, multi := strings.Cut(example, "\n")
+	qi, ni := 0, 0
+	line = argRe.ReplaceAllStringFunc(line, func(a string) string {
+		if a[0] == '"' || a[0] == '\'' {
+			if qi < len(quoted) {
+				qi++
+				return quoted[qi-1]
+			}
+			return a
+		}
+		if ni < len(numbers) {
+			ni++
+			return numbers[ni-1]
+		}
+		return a
+	})
+	if multi {
+		return line + "\n" + rest
+	}
+	return line
 }
 
 // builtinTokens are a built-in definition's expression and examples as
@@ -102,9 +226,9 @@ func (m *matcher) tokenizeBuiltins() {
 // builtinSnippets are the suggestions of built-in steps for an undefined
 // step, as Gherkin snippets after the code snippets: a comment naming the
 // step and what it does, then its example.
-func (m *matcher) builtinSnippets(text string) []*messages.Snippet {
+func (m *matcher) builtinSnippets(text string, outcome bool) []*messages.Snippet {
 	var out []*messages.Snippet
-	for _, s := range m.closestBuiltins(text) {
+	for _, s := range m.closestBuiltins(text, outcome) {
 		comment := "# Built-in step: " + s.Def.Pattern
 		if s.Def.IsRegexp {
 			comment = "# Built-in step: /" + s.Def.Pattern + "/"
@@ -250,7 +374,7 @@ func init() {
 		{"open", "visit", "navigate", "go", "browse", "load"},
 		{"click", "press", "tap", "hit", "push"},
 		{"fill", "type", "enter", "input", "write"},
-		{"see", "expect", "should", "check", "verify", "assert"},
+		{"see", "expect", "should", "verify", "assert"},
 		{"visible", "shown", "displayed", "present"},
 		{"hidden", "invisible"},
 		{"choose", "select", "pick"},

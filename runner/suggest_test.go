@@ -26,6 +26,9 @@ func suggestLibrary() []*jsbridge.StepDef {
 		lib("Then", "I expect {string} to be visible", `Then I expect "Heading" to be visible`),
 		lib("Then", "I expect the list has {int} item(s)", `Then I expect the list has 3 items`),
 		lib("When", "I choose/select {string} in {string}", `When I select "Red" in "Colour"`),
+		lib("When", "I check {string}", `When I check "#terms"`),
+		lib("Then", "I expect the page {to} contain the text {string}", `Then I expect the page to contain the text "Welcome, demo!"`, `Then I expect the page not to contain the text "Error"`),
+		lib("Then", "I expect the title {validation} {string}", `Then I expect the title to equal "Login"`),
 		{Keyword: "Given", Pattern: "the database has {int} users", Source: jsbridge.SourceRef{URI: "steps/db.ts", Line: 3}},
 	}
 }
@@ -36,9 +39,10 @@ func TestClosestBuiltins(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, tc := range []struct {
-		text string
-		want []string // patterns, best first; only the first len(want) are checked
-		none bool
+		text    string
+		outcome bool     // a Then step
+		want    []string // patterns, best first; only the first len(want) are checked
+		none    bool
 	}{
 		{text: `I opne "/home"`, want: []string{"I open {string}"}},
 		{text: `I expect the url to contain "/x"`, want: []string{"I expect the URL {validation} {string}"}},
@@ -52,15 +56,24 @@ func TestClosestBuiltins(t *testing.T) {
 		// Synonyms: another verb for the same action.
 		{text: `I go to "/login"`, want: []string{"I open {string}"}},
 		{text: `I type "abc" into "User"`, want: []string{"I fill {string} with {string}"}},
-		{text: `I press the "Log in" button`, want: []string{"I press {string}", "I click {string}"}},
-		// Alike in form only: no word in common.
-		{text: `I see "Welcome"`, want: []string{"I expect {string} to be visible"}},
+		// By meaning: pressing a button is clicking it ("I press" presses keys).
+		{text: `I press the "Log in" button`, want: []string{"I click {string}", "I press {string}"}},
+		// By meaning: a step that checks is a check, not an action of
+		// the same length ("I check {string}"), in the library's words.
+		{text: `I see "Welcome"`, want: []string{"I expect the page {to} contain the text {string}"}},
+		{text: `I should see "Buy milk"`, outcome: true, want: []string{"I expect the page {to} contain the text {string}"}},
+		{text: `I should see "Buy milk"`, want: []string{"I expect the page {to} contain the text {string}"}},
+		{text: `I should not see "Error"`, outcome: true, want: []string{"I expect the page {to} contain the text {string}"}},
+		{text: `"Saved" is shown`, outcome: true, want: []string{"I expect {string} to be visible", "I expect the page {to} contain the text {string}"}},
+		{text: `the title should be "Login"`, outcome: true, want: []string{"I expect the title {validation} {string}"}},
+		{text: `I should be on "/welcome"`, outcome: true, want: []string{"I expect the URL {validation} {string}"}},
+		{text: `I tap the "Add" button`, want: []string{"I click {string}"}},
 		// A project step is never suggested, and unrelated steps are not either.
 		{text: `the database has 3 users`, none: true},
 		{text: `the invoice total is 12.50 EUR`, none: true},
 	} {
 		t.Run(tc.text, func(t *testing.T) {
-			got := m.closestBuiltins(tc.text)
+			got := m.closestBuiltins(tc.text, tc.outcome)
 			var pats []string
 			for _, s := range got {
 				pats = append(pats, s.Def.Pattern)
@@ -82,24 +95,54 @@ func TestClosestBuiltins(t *testing.T) {
 					t.Fatalf("not best first: %+v", got)
 				}
 			}
+			for _, s := range got {
+				if s.Def.Pattern == "I check {string}" && strings.Contains(tc.text, "see") {
+					t.Errorf("a check was suggested an action: %q", pats)
+				}
+			}
 		})
 	}
 }
 
-// The closest example is the one shown.
+// The closest example is the one shown, with the step's own arguments.
 func TestSuggestionShowsTheClosestExample(t *testing.T) {
 	m, err := newMatcher(&jsbridge.Registry{Steps: suggestLibrary()})
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := m.closestBuiltins(`I expect the url not to match "x"`)
-	if len(got) == 0 || got[0].Example != `Then I expect the URL not to match "/login$"` {
+	got := m.closestBuiltins(`I expect the url not to match "x"`, false)
+	if len(got) == 0 || got[0].Example != `Then I expect the URL not to match "x"` {
 		t.Fatalf("got %+v", got)
 	}
-	sn := m.builtinSnippets(`I expect the url not to match "x"`)
-	want := "# Built-in step: I expect the URL {validation} {string} — Does I expect the URL {validation} {string}.\nThen I expect the URL not to match \"/login$\""
+	sn := m.builtinSnippets(`I expect the url not to match "x"`, false)
+	want := "# Built-in step: I expect the URL {validation} {string} — Does I expect the URL {validation} {string}.\nThen I expect the URL not to match \"x\""
 	if len(sn) == 0 || sn[0].Language != "gherkin" || sn[0].Code != want {
 		t.Fatalf("snippet %+v, want code\n%s", sn, want)
+	}
+	for _, tc := range []struct{ text, want string }{
+		{`I should see "Buy milk"`, `Then I expect the page to contain the text "Buy milk"`},
+		{`I should not see 'Oops'`, `Then I expect the page not to contain the text 'Oops'`},
+		{`I fill in "User" with "bob"`, `When I fill "User" with "bob"`},
+		{`I expect the list has 7 items`, `Then I expect the list has 7 items`},
+	} {
+		if got := m.closestBuiltins(tc.text, true); len(got) == 0 || got[0].Example != tc.want {
+			t.Errorf("%s: got %+v, want the example %s", tc.text, got, tc.want)
+		}
+	}
+}
+
+func TestWithArguments(t *testing.T) {
+	for _, tc := range []struct{ example, text, want string }{
+		{`When I fill "User" with "demo"`, `I type "bob" in "Name"`, `When I fill "bob" with "Name"`},
+		{`When I fill "User" with "demo"`, `I type "bob"`, `When I fill "bob" with "demo"`},
+		{`When I click 'role=button[name="Add"]'`, `I clik "Save"`, `When I click "Save"`},
+		{`When I wait 500 milliseconds`, `I pause 2 seconds`, `When I wait 2 milliseconds`},
+		{"When I send a POST request to \"/api\" with the JSON:\n  \"\"\"\n  {}\n  \"\"\"", `I post to "/users"`, "When I send a POST request to \"/users\" with the JSON:\n  \"\"\"\n  {}\n  \"\"\""},
+		{`When I go back`, `I navigate back "now"`, `When I go back`},
+	} {
+		if got := withArguments(tc.example, tc.text); got != tc.want {
+			t.Errorf("withArguments(%q, %q) = %q, want %q", tc.example, tc.text, got, tc.want)
+		}
 	}
 }
 
@@ -174,7 +217,7 @@ When('I click {string}', { description: 'Clicks an element.', example: 'When I c
 				t.Fatalf("snippet languages %q, want %q", langs, tc.want)
 			}
 			if tc.lib != nil {
-				if got, want := sg[0].Suggestion.Snippets[1].Code, "# Built-in step: I click {string} — Clicks an element.\nWhen I click \"Log in\""; got != want {
+				if got, want := sg[0].Suggestion.Snippets[1].Code, "# Built-in step: I click {string} — Clicks an element.\nWhen I click \"Save\""; got != want {
 					t.Fatalf("code %q, want %q", got, want)
 				}
 			}

@@ -7,6 +7,7 @@ import { explainFailure } from 'ferridriver'
 import { Target } from './params'
 import { relocate } from './scenario'
 import { targetHint } from './targets'
+import { takeUsedValues } from './values'
 import { assertionBudget, eventually, toRegExp, type Validation } from './validation'
 import type { StepWorld } from './world'
 
@@ -25,8 +26,21 @@ export function step<A extends any[]>(fn: (this: StepWorld, ...args: A) => unkno
     } catch (e) {
       // (not target?.(...args): goja called the World with it)
       throw located(this, e, args, target ? target(...args) : undefined)
+    } finally {
+      logUsedValues(this)
     }
   }
+}
+
+/**
+ * Logs the `$name`s the step used with their values (one line each), so
+ * reports show `$todoApp = "http://localhost:3000/"` under the step that
+ * wrote `"$todoApp"`. Values from the environment are not shown.
+ */
+function logUsedValues(world: StepWorld): void {
+  const used = takeUsedValues(world)
+  if (used.size === 0 || typeof world.log !== 'function') return
+  world.log([...used].map(([name, value]) => `$${name} = ${value}`).join('\n'))
 }
 
 /** Whether e is a browser call's failure (a timeout, or a message with Playwright's call log). */

@@ -20,6 +20,35 @@ export interface ValueSource {
   name: string
   /** The value of name (undefined when this source has none); world is the scenario's World. */
   get(name: string, world: object): unknown
+  /** Values from this source are not shown in reports (the environment may hold secrets). */
+  secret?: boolean
+}
+
+/** A `$name` a step used, as the report shows it. */
+const used = new WeakMap<object, Map<string, string>>()
+
+/**
+ * The `$name`s the running step used, each with its value as the report
+ * shows it, and forgets them: the step wrapper logs them after the step, so
+ * that `Given I open "$todoApp"` shows the URL it opened.
+ */
+export function takeUsedValues(world: object): Map<string, string> {
+  const m = used.get(world) ?? new Map<string, string>()
+  used.delete(world)
+  return m
+}
+
+function noteUse(world: object, name: string, found: { value?: unknown; secret?: boolean }): void {
+  const shown = found.secret ? '(from the environment, not shown)' : typeof found.value === 'string' ? JSON.stringify(found.value) : show(found.value)
+  stateOf(used, world, () => new Map()).set(name, shown)
+}
+
+function show(v: unknown): string {
+  try {
+    return JSON.stringify(v) ?? String(v)
+  } catch {
+    return String(v)
+  }
 }
 
 const memories = new WeakMap<object, Map<string, unknown>>()
@@ -56,12 +85,12 @@ export function recall(world: object, name: string): unknown {
   )
 }
 
-function lookup(world: object, name: string): { ok: boolean; value?: unknown } {
+function lookup(world: object, name: string): { ok: boolean; value?: unknown; secret?: boolean } {
   const mem = memoryOf(world)
   if (mem.has(name)) return { ok: true, value: mem.get(name) }
   for (const s of sources) {
     const v = s.get(name, world)
-    if (v !== undefined) return { ok: true, value: v }
+    if (v !== undefined) return { ok: true, value: v, secret: s.secret }
   }
   const dot = name.indexOf('.')
   if (dot > 0) {
@@ -72,7 +101,7 @@ function lookup(world: object, name: string): { ok: boolean; value?: unknown } {
         if (v === null || v === undefined || typeof v !== 'object') return { ok: false }
         v = v[part]
       }
-      if (v !== undefined) return { ok: true, value: v }
+      if (v !== undefined) return { ok: true, value: v, secret: head.secret }
     }
   }
   return { ok: false }
@@ -92,7 +121,10 @@ export function interpolate(world: object, text: string): any {
   if (whole) {
     const name = whole[1] ?? whole[2]
     const found = lookup(world, name)
-    if (found.ok) return found.value
+    if (found.ok) {
+      noteUse(world, name, found)
+      return found.value
+    }
     if (whole[1] !== undefined) recall(world, name) // throws, naming what is known
     return text
   }
@@ -104,6 +136,7 @@ export function interpolate(world: object, text: string): any {
       if (braced !== undefined) recall(world, name) // throws
       return m
     }
+    noteUse(world, name, found)
     return typeof found.value === 'string' ? found.value : JSON.stringify(found.value)
   })
 }
@@ -126,7 +159,7 @@ addValueSource({ name: 'the Examples row', get: (name, world) => {
   return row && own(row, name) ? row[name] : undefined
 } })
 addValueSource({ name: '[steps.values]', get: (name) => (own(configValues, name) ? configValues[name] : undefined) })
-addValueSource({ name: 'the environment ([scripting] allowEnv)', get: (name) => process.env[name] })
+addValueSource({ name: 'the environment ([scripting] allowEnv)', get: (name) => process.env[name], secret: true })
 
 const pad = (n: number) => String(n).padStart(2, '0')
 const computed: Record<string, () => unknown> = {
