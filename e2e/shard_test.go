@@ -138,6 +138,8 @@ var (
 	junitTimes   = regexp.MustCompile(` (time|timestamp)="[^"]*"`)
 	jsonDuration = regexp.MustCompile(`"duration": \d+`)
 	summaryTime  = regexp.MustCompile(`(?m)^\d+m \d+\.\d+s \(.*\)$`)
+	// summaryStartup are the summary's start-up lines (formatters' startupLines).
+	summaryStartup = regexp.MustCompile(`(?m)^(Start-up: .*|\(\d+ more start-up waits: .*\))\n`)
 )
 
 // sameReports compares the reports in whole/ and merged/ (written with
@@ -146,18 +148,25 @@ var (
 func sameReports(t *testing.T, whole, merged string) (cases int, statuses map[string]int) {
 	t.Helper()
 	w, m := readEnvelopes(t, filepath.Join(whole, "run.ndjson")), readEnvelopes(t, filepath.Join(merged, "run.ndjson"))
+	// Each shard starts its own browser: the start-up notes are the
+	// process's, as times are.
+	w, m = withoutStartupNotes(w), withoutStartupNotes(m)
 	if a, b := testenv.NormalisedStream(t, w), testenv.NormalisedStream(t, m); a != b {
 		t.Errorf("message: the merged stream differs from the whole run's up to ids and times: %s", firstDifference(a, b))
 	}
-	wh, mh := embeddedMessages(t, filepath.Join(whole, "report.html")), embeddedMessages(t, filepath.Join(merged, "report.html"))
+	wh, mh := withoutStartupNotes(embeddedMessages(t, filepath.Join(whole, "report.html"))), withoutStartupNotes(embeddedMessages(t, filepath.Join(merged, "report.html")))
 	if a, b := testenv.NormalisedStream(t, wh), testenv.NormalisedStream(t, mh); a != b || len(wh) != len(w) {
 		t.Errorf("html: the merged report's data differs from the whole run's (%d and %d messages)", len(wh), len(mh))
 	}
 	for file, norm := range map[string]func(string) string{
-		"junit.xml":   func(s string) string { return junitTimes.ReplaceAllString(s, "") },
-		"report.json": func(s string) string { return jsonDuration.ReplaceAllString(s, `"duration": 0`) },
-		"rerun.txt":   func(s string) string { return s },
-		"summary.txt": func(s string) string { return summaryTime.ReplaceAllString(s, "(time)") },
+		"junit.xml": func(s string) string { return junitTimes.ReplaceAllString(s, "") },
+		"report.json": func(s string) string {
+			return jsonDuration.ReplaceAllString(withoutStartupEmbeddings(t, s), `"duration": 0`)
+		},
+		"rerun.txt": func(s string) string { return s },
+		"summary.txt": func(s string) string {
+			return summaryStartup.ReplaceAllString(summaryTime.ReplaceAllString(s, "(time)"), "")
+		},
 	} {
 		a, b := norm(string(mustRead(t, filepath.Join(whole, file)))), norm(string(mustRead(t, filepath.Join(merged, file))))
 		if a != b {
@@ -171,6 +180,62 @@ func sameReports(t *testing.T, whole, merged string) (cases int, statuses map[st
 		}
 	}
 	return count(m, "testCase"), statuses
+}
+
+// withoutStartupNotes leaves out the notes of steps that waited for the
+// browser's start-up.
+func withoutStartupNotes(envs []*messages.Envelope) []*messages.Envelope {
+	var out []*messages.Envelope
+	for _, e := range envs {
+		if e.Attachment == nil || e.Attachment.MediaType != messages.StartupMediaType {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// withoutStartupEmbeddings is a Cucumber JSON report without the start-up
+// notes among its embeddings, indented again.
+func withoutStartupEmbeddings(t *testing.T, report string) string {
+	t.Helper()
+	var doc any
+	dec := json.NewDecoder(strings.NewReader(report))
+	dec.UseNumber() // durations stay as written
+	if err := dec.Decode(&doc); err != nil {
+		t.Fatalf("report.json: %v", err)
+	}
+	var walk func(v any) any
+	walk = func(v any) any {
+		switch x := v.(type) {
+		case map[string]any:
+			for k, c := range x {
+				x[k] = walk(c)
+			}
+			if list, ok := x["embeddings"].([]any); ok {
+				kept := []any{}
+				for _, e := range list {
+					if m, ok := e.(map[string]any); !ok || m["mime_type"] != messages.StartupMediaType {
+						kept = append(kept, e)
+					}
+				}
+				if len(kept) == 0 {
+					delete(x, "embeddings")
+				} else {
+					x["embeddings"] = kept
+				}
+			}
+		case []any:
+			for i, c := range x {
+				x[i] = walk(c)
+			}
+		}
+		return v
+	}
+	out, err := json.MarshalIndent(walk(doc), "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(out)
 }
 
 // firstDifference says where a and b first differ: the line number and
