@@ -368,8 +368,8 @@ func TestBuiltinStepFailures(t *testing.T) {
 		{"detached", `I click "#banner"`, []string{"locator.click: Timeout", `Target: "#banner"`, "waiting for locator('#banner')"}},
 		{"missing", `I click the first "#todo-list li button.destroy"`, []string{"locator.click: Timeout", `Target: the first "#todo-list li button.destroy"`, "waiting for locator('#todo-list li button.destroy').first()"}},
 		// Lists are compared as lists, never joined into one string.
-		{"every text", `I expect every text of "#items li" to start with "Buy"`, []string{`Expected every text of locator('#items li') to start with "Buy"`, `Not holding for: ["Walk the dog","Write tests"]`, `Received: ["Buy milk","Walk the dog","Write tests"]`}},
-		{"any text", `I expect any text of "#items li" to equal "Feed the cat"`, []string{`Expected any text of locator('#items li') to equal "Feed the cat"`, `Received: ["Buy milk","Walk the dog","Write tests"]`}},
+		{"every text", `I expect every text of "#items li" to start with "Buy"`, []string{`Expected every text of locator('#items li') to start with "Buy"`, "but 2 of 3 do not:", `[2] "Walk the dog"`, `[3] "Write tests"`}},
+		{"any text", `I expect any text of "#items li" to equal "Feed the cat"`, []string{`Expected any text of locator('#items li') to equal "Feed the cat"`, "but none of the 3 does:", `[1] "Buy milk"`}},
 		{"a list compared as one value", `I expect the texts of "#items li" to match "^Buy"`, []string{`"to match" compares one value`, `is a list`, `"every" or "any"`}},
 		{"wait for a text", `I wait for the text "Never shown"`, []string{"locator.waitFor: Timeout", `Target: the text "Never shown", to be visible`, "getByText('Never shown')"}},
 	} {

@@ -18,7 +18,7 @@
 // done with (at the next scenario's first step) or the run ends.
 import { BeforeStep, Then, When, defineParameterType } from '@cucumber/cucumber'
 import { interpolate, interpolateString, remember } from './memory'
-import { assertionBudget, check, sleep, type Validation } from './validation'
+import { assertionBudget, check, now, sleep, type Validation } from './validation'
 import { located, StepError } from './api_client'
 import { matchJSON, showJSON, type MatchOptions } from './api_match'
 import { parseJSON } from './api_json'
@@ -151,8 +151,8 @@ async function connect(world: any, url: string, name: string): Promise<void> {
   all.set(name, s)
   open.add(world)
   const timeout = assertionBudget(world)
-  const deadline = Date.now() + timeout
-  while (!s.opened && !s.closed && Date.now() < deadline) await sleep(10)
+  const deadline = now() + timeout
+  while (!s.opened && !s.closed && now() < deadline) await sleep(10)
   if (!s.opened) {
     throw new StepError(`could not connect to the WebSocket ${target}: ${s.error ?? (s.closed ? `closed with ${s.closed.code}` : `no answer within ${timeout}ms`)}`)
   }
@@ -221,15 +221,15 @@ function typed(world: object, v: unknown): unknown {
 async function expectMessage(world: object, r: SocketRef, what: string, test: (m: Received) => boolean): Promise<Received> {
   const s = socketOf(world, r)
   const timeout = assertionBudget(world)
-  const deadline = Date.now() + timeout
+  const deadline = now() + timeout
   for (;;) {
     const m = s.received.find((x) => !x.taken && test(x))
     if (m) {
       m.taken = true
       return m
     }
-    if (Date.now() >= deadline || (s.closed && Date.now() > (s.received[s.received.length - 1]?.at ?? 0) + 50)) break
-    await sleep(Math.min(25, Math.max(1, deadline - Date.now())))
+    if (now() >= deadline || (s.closed && Date.now() > (s.received[s.received.length - 1]?.at ?? 0) + 50)) break
+    await sleep(Math.min(25, Math.max(1, deadline - now())))
   }
   const waited = s.closed ? `before it closed (${s.closed.code})` : `within ${timeout}ms`
   throw socketFailure(world, s, [`Expected ${r.text} to receive a message ${what} ${waited}, but none of the ${s.received.filter((x) => !x.taken).length} message(s) not taken yet does`])
@@ -297,8 +297,8 @@ When(
   located(async function (r: SocketRef) {
     const s = socketOf(this, r)
     if (!s.closed) s.ws.close(1000)
-    const deadline = Date.now() + assertionBudget(this)
-    while (!s.closed && Date.now() < deadline) await sleep(10)
+    const deadline = now() + assertionBudget(this)
+    while (!s.closed && now() < deadline) await sleep(10)
     if (!s.closed) throw socketFailure(this, s, [`Expected ${r.text} to close, but it is still open`])
   }),
 )
@@ -309,8 +309,8 @@ Then(
   located(async function (r: SocketRef, negate: boolean) {
     const s = socketOf(this, r)
     if (!negate) {
-      const deadline = Date.now() + assertionBudget(this)
-      while (!s.closed && Date.now() < deadline) await sleep(10)
+      const deadline = now() + assertionBudget(this)
+      while (!s.closed && now() < deadline) await sleep(10)
     }
     if (!!s.closed === negate) throw socketFailure(this, s, [`Expected ${r.text} ${negate ? 'not ' : ''}to be closed`])
   }),

@@ -10,7 +10,7 @@ import { Target } from './params'
 import { interpolateRows } from './values'
 import { assertProperty, expectOf, step, within } from './step'
 import { locate, normalize, rootOf, textsOf } from './targets'
-import { checkItems, eventually, type Validation } from './validation'
+import { eventually, type Validation } from './validation'
 
 /** Defines `I expect {target} {to} <state>` with Playwright's matcher for it. */
 function state(phrase: string, description: string, example: string[], check: (m: any, o: { timeout: number }) => Promise<void>): void {
@@ -165,7 +165,7 @@ Then(
   'I expect the texts of {target} {validation} {expected}',
   {
     description:
-      'Checks the list of texts of the elements a target matches, as a list: "to contain" an item, "to have length" N, "to equal" a JSON list; other comparisons are for "every text of" or "any text of".',
+      'Checks the list of texts of the elements a target matches, as a list: "to contain" an item, "to have length" N, "to equal" a JSON list; other comparisons are for each text, with "every text of" or "any text of" (collections).',
     example: ['Then I expect the texts of "li" to contain "Buy milk"', 'Then I expect the texts of "li" not to contain "Walk the dog"', 'Then I expect the texts of "li" to have length 3', `Then I expect the texts of "li" to equal '["Buy milk", "Walk the dog"]'`],
   },
   step(async function (t: Target, v: Validation, expected: unknown) {
@@ -173,30 +173,6 @@ Then(
     await eventually(this, `the texts of ${l}`, () => textsOf(l), v, expected, { locator: String(l) })
   }),
 )
-
-for (const which of ['every', 'any'] as const) {
-  Then(
-    `I expect ${which} text of {target} {validation} {expected}`,
-    {
-      description:
-        which === 'every'
-          ? 'Checks the text of each element a target matches: every one must hold ("not" applies to each; no element at all fails).'
-          : 'Checks the texts of the elements a target matches: at least one must hold ("not" applies to each).',
-      example:
-        which === 'every'
-          ? ['Then I expect every text of "li" to match "^Buy "', 'Then I expect every text of "li" not to contain "error"']
-          : ['Then I expect any text of "li" to start with "Buy"', 'Then I expect any text of "li" to match "milk$"'],
-    },
-    step(async function (t: Target, v: Validation, expected: unknown) {
-      const l = locate(this, t)
-      const subject = `text of ${l}`
-      await eventually(this, `${which} ${subject}`, () => textsOf(l), v, expected, {
-        locator: String(l),
-        check: (texts) => checkItems(subject, texts as string[], which, v, expected),
-      })
-    }),
-  )
-}
 
 Then(
   'I expect the texts of {target} {to} be:',

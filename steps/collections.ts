@@ -14,8 +14,8 @@ import { Then, defineParameterType } from '@cucumber/cucumber'
 import type { Locator } from '@playwright/test'
 import { Target } from './params'
 import { step } from './step'
-import { locate } from './targets'
-import { assertionBudget, AssertionError, check, show, sleep, type Validation } from './validation'
+import { locate, textsOf } from './targets'
+import { assertionBudget, AssertionError, check, now, show, sleep, type Validation } from './validation'
 
 /** "every" or "any": how many elements of a collection must pass. */
 export type Quantifier = 'every' | 'any'
@@ -74,7 +74,7 @@ type Verdict = string | null
  */
 export async function checkCollection(world: object, q: Quantifier, subject: string, l: Locator, judge: () => Promise<Verdict[]>): Promise<void> {
   const timeout = assertionBudget(world)
-  const deadline = Date.now() + timeout
+  const deadline = now() + timeout
   const intervals = [0, 100, 250, 500, 1000]
   let tries = 0
   let last: string[] = []
@@ -94,7 +94,7 @@ export async function checkCollection(world: object, q: Quantifier, subject: str
     }
     tries++
     const wait = intervals[Math.min(tries, intervals.length - 1)]
-    if (Date.now() + wait > deadline) break
+    if (now() + wait > deadline) break
     await sleep(wait)
   }
   throw new AssertionError([`Expected ${subject}`, ...last, `Locator: ${l}`, `Timeout: ${timeout}ms (checked ${tries} time${tries === 1 ? '' : 's'})`].join('\n'))
@@ -139,6 +139,14 @@ function property(what: string, description: string, example: string[], read: (l
   }
   Then(expr, { description, example }, step(fn as any))
 }
+
+property(
+  'text',
+  'Checks the text of every element a target matches (or, with "any", of one of them) with {validation}, whitespace collapsed as Playwright compares texts. (The texts as one list: "I expect the texts of ...".)',
+  ['Then I expect every text of "#todo-list li" to match "^(Buy|Sell) "', 'Then I expect any text of "#todo-list li" to start with "Buy"', 'Then I expect every text of "#todo-list li" not to contain "error"'],
+  (l) => textsOf(l),
+  false,
+)
 
 property(
   'value',

@@ -21,7 +21,7 @@ import { stepLocation } from './scenario'
 import { step } from './step'
 import { locate } from './targets'
 import { remember } from './values'
-import { assertionBudget, sleep } from './validation'
+import { assertionBudget, now, sleep } from './validation'
 import { stateOf, type StepWorld } from './world'
 
 /** A wait armed for the first response to a URL pattern. */
@@ -59,8 +59,8 @@ function arm(world: StepWorld, pattern: string): Interception {
 /** Waits for an armed interception's response, for the assertion timeout. */
 async function await_(world: StepWorld, it: Interception, what: string): Promise<Response> {
   const timeout = assertionBudget(world)
-  const deadline = Date.now() + timeout
-  while (!it.response && Date.now() < deadline) await sleep(Math.min(50, Math.max(1, deadline - Date.now())))
+  const deadline = now() + timeout
+  while (!it.response && now() < deadline) await sleep(Math.min(50, Math.max(1, deadline - now())))
   if (it.response) return it.response
   it.stop()
   const seen = it.seen.length ? `the page's other responses: \n  ${it.seen.join('\n  ')}` : 'the page had no other response'

@@ -13,7 +13,7 @@ import { runStep } from 'ferridriver'
 import { Target } from './params'
 import { step } from './step'
 import { locate } from './targets'
-import { assertionBudget, AssertionError, withAssertionTimeout } from './validation'
+import { assertionBudget, AssertionError, now, withAssertionTimeout } from './validation'
 import type { StepWorld } from './world'
 
 /** The longest a condition is given to hold after each action. */
@@ -36,7 +36,7 @@ export function conditionStep(text: string): string {
 export async function repeatUntil(world: StepWorld, doing: string, act: () => Promise<void>, condition: string, arg?: unknown): Promise<void> {
   const inner = conditionStep(condition)
   const budget = assertionBudget(world)
-  const deadline = Date.now() + budget
+  const deadline = now() + budget
   let times = 0
   let last: unknown
   let actionFailed = ''
@@ -51,14 +51,14 @@ export async function repeatUntil(world: StepWorld, doing: string, act: () => Pr
       break
     }
     times++
-    const left = deadline - Date.now()
+    const left = deadline - now()
     try {
       await withAssertionTimeout(world, Math.max(1, Math.min(checkMs, left)), () => (arg === undefined ? runStep(inner) : runStep(inner, arg as any)))
       return
     } catch (e) {
       last = e
     }
-    if (deadline - Date.now() < minRound) break
+    if (deadline - now() < minRound) break
   }
   const why = last instanceof Error ? last.message : String(last)
   throw new AssertionError(`${doing} ${times} time${times === 1 ? '' : 's'} in ${budget}ms did not make "${inner}" pass; its last failure:\n${why}${actionFailed}`)

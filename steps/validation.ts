@@ -176,31 +176,6 @@ export function check(subject: string, actual: unknown, v: Validation, expected:
   ].join('\n')
 }
 
-/** Which items of a list a check of its items needs to hold for. */
-export type Quantifier = 'every' | 'any'
-
-/**
- * Checks the items of a list one by one (the validation's `not` applies to
- * each item): every item, or at least one. Returns null when that holds,
- * else the failure message; an empty list never holds. subject names one
- * item, e.g. `text of locator('li')`.
- */
-export function checkItems(subject: string, items: unknown[], which: Quantifier, v: Validation, expected: unknown): string | null {
-  const head = `Expected ${which} ${subject} ${v.text} ${show(expected)}`
-  if (items.length === 0) return `${head}, but there is none`
-  const passes = items.map((a) => {
-    try {
-      return holds(a, v.op, expected) !== v.negate
-    } catch {
-      return false
-    }
-  })
-  if (which === 'every' ? passes.every(Boolean) : passes.some(Boolean)) return null
-  const lines = [head, `Expected: ${v.negate ? 'not ' : ''}${v.op === 'match' ? String(toRegExp(expected)) : show(expected)}`, `Received: ${show(items)}`]
-  if (which === 'every') lines.push(`Not holding for: ${show(items.filter((_, i) => !passes[i]))}`)
-  return lines.join('\n')
-}
-
 /** Throws check's message when the validation does not hold. */
 export function verify(subject: string, actual: unknown, v: Validation, expected: unknown): void {
   const msg = check(subject, actual, v, expected)
@@ -254,24 +229,21 @@ const minBudget = 50
 /**
  * The time a web-first assertion of world may take now: its assertion
  * timeout, cut to what the running step has left. With almost nothing
- * left, it throws at once: an assertion given 1 ms would only report a
- * timeout nobody set.
+ * left of the step, it throws at once: an assertion given 1 ms would only
+ * report a timeout nobody set.
  */
 export function assertionBudget(world: object): number {
-  const left = stepTimeLeft()
-  const budget = Math.min(assertionTimeout(world), left - stepMargin)
-  if (budget < minBudget) {
-    throw new Error(`the step has ${Math.max(0, Math.round(left))} ms of its timeout left, too little to check anything: its earlier work took the rest (raise it with [test] timeout, setDefaultTimeout or the step's { timeout })`)
+  const left = stepTimeLeft() - stepMargin
+  if (left < minBudget) {
+    throw new Error(`the step has ${Math.max(0, Math.round(left + stepMargin))} ms of its timeout left, too little to check anything: its earlier work took the rest (raise it with [test] timeout, setDefaultTimeout or the step's { timeout })`)
   }
-  return budget
+  return Math.max(1, Math.min(assertionTimeout(world), left))
 }
 
 /** Options of eventually. */
 export interface EventuallyOptions {
   /** The locator read, as Playwright describes it, shown in the failure. */
   locator?: string
-  /** Checks the value read instead of check (checkItems...). */
-  check?: (actual: unknown) => string | null
 }
 
 /**
@@ -295,8 +267,7 @@ export async function eventually(
   let last: string | null = null
   for (;;) {
     try {
-      const actual = await read()
-      last = options.check ? options.check(actual) : check(subject, actual, v, expected)
+      last = check(subject, await read(), v, expected)
       if (last === null) return
     } catch (e: any) {
       if (e instanceof ListComparisonError) throw e

@@ -24,10 +24,10 @@ Plain: "#plain"
 		}
 	}
 	for _, tc := range []struct{ src, want string }{
-		{`Product ({name}): "getByRole('listitem')"`, `pages/x.yaml:1: Product ({name}): the locator does not use the placeholder {name} of the name`},
-		{`Product ({name}): "li:has-text('{nme}')"`, `pages/x.yaml:1: Product ({name}): the locator uses {nme}, which the name does not have (its placeholders: {name})`},
-		{`Cell ({x}, {x}): "td:nth-child({x})"`, `pages/x.yaml:1: Cell ({x}, {x}): the placeholder {x} appears twice in the name`},
-		{`"{name}": "li:has-text('{name}')"`, `pages/x.yaml:1: {name}: a parameterised name needs words besides its placeholders`},
+		{`Product ({name}): "getByRole('listitem')"`, `pages/x.yaml:1:1: Product ({name}): the locator does not use the placeholder {name} of the name`},
+		{`Product ({name}): "li:has-text('{nme}')"`, `pages/x.yaml:1:1: Product ({name}): the locator uses {nme}, which the name does not have (its placeholders: {name})`},
+		{`Cell ({x}, {x}): "td:nth-child({x})"`, `pages/x.yaml:1:1: Cell ({x}, {x}): the placeholder {x} appears twice in the name`},
+		{`"{name}": "li:has-text('{name}')"`, `pages/x.yaml:1:1: {name}: a parameterised name needs words besides its placeholders`},
 	} {
 		_, err := Parse("pages/x.yaml", []byte(tc.src+"\n"))
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
