@@ -46,7 +46,7 @@ function responseXML(world: object, r: ResponseRef, subject: string): { ex: Exch
 /** What an XPath selects as a value: a node's text, a list of texts, or a number, string or boolean. */
 function select(world: object, r: ResponseRef, expr: string, subject: string): { ex: Exchange; found: boolean; value: unknown; reason?: string } {
   const { ex, text } = responseXML(world, r, subject)
-  let res: { isNodeSet: boolean; nodes?: Array<{ text: string }>; value?: unknown }
+  let res: { isNodeSet: boolean; nodes?: Array<{ text: string }> | null; value?: unknown }
   try {
     res = xpath(text, expr)
   } catch (e: any) {

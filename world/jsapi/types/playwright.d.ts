@@ -424,7 +424,20 @@ declare module '@playwright/test' {
     redirectedTo(): Request | null
     failure(): { errorText: string } | null
     response(): Promise<Response | null>
-    timing(): object
+    timing(): ResourceTiming
+  }
+
+  /** Request timing in milliseconds relative to startTime; -1 where not available. */
+  export interface ResourceTiming {
+    startTime: number
+    domainLookupStart: number
+    domainLookupEnd: number
+    connectStart: number
+    secureConnectionStart: number
+    connectEnd: number
+    requestStart: number
+    responseStart: number
+    responseEnd: number
   }
 
   export interface Response {
