@@ -659,16 +659,30 @@ func (vm *VM) RunStep(def *StepDef, world *goja.Object, args []StepArg, arg *mes
 	return out
 }
 
-// HookArg is what Before/After/BeforeStep/AfterStep hooks receive.
+// HookArg is what Before/After/BeforeStep/AfterStep hooks receive, with
+// cucumber-js 13's shapes (runtime/test_case_runner.js): a test-case hook
+// that runs before the first pickle step gets gherkinDocument, pickle and
+// testCaseStartedId; one that runs after it also gets result (the worst
+// result of the test case's steps so far), error (the last pickle step's
+// error) and willBeRetried. Step hooks get gherkinDocument, pickle,
+// pickleStep, testCaseStartedId, testStepId, result and error (the step's
+// own, undefined in BeforeStep hooks).
 type HookArg struct {
 	Pickle            *messages.Pickle
 	GherkinDocument   *messages.GherkinDocument
 	PickleStep        *messages.PickleStep
 	TestCaseStartedID string
 	TestStepID        string
-	Result            *messages.TestStepResult // After, AfterStep
-	WillBeRetried     bool
-	Error             error
+	// AfterSteps says that a test-case hook runs after the pickle steps:
+	// it then gets Result, Error and WillBeRetried.
+	AfterSteps bool
+	// Result is the worst result so far (test-case hooks after the steps)
+	// or the step's (AfterStep); nil is undefined.
+	Result        *messages.TestStepResult
+	WillBeRetried bool
+	// Error is what the last pickle step threw (test-case hooks) or the
+	// step threw (AfterStep); nil is undefined.
+	Error error
 }
 
 // RunHook invokes a hook. this is the World for test-case and step hooks,
@@ -687,6 +701,8 @@ func (vm *VM) RunHook(h *HookDef, this *goja.Object, arg *HookArg, timeout time.
 	return out
 }
 
+// hookArgValue is the hook's argument object, its keys in cucumber-js's
+// order; the message-sized values are converted when first read.
 func (vm *VM) hookArgValue(kind HookKind, arg *HookArg) goja.Value {
 	rt := vm.rt
 	o := rt.NewObject()
@@ -699,23 +715,36 @@ func (vm *VM) hookArgValue(kind HookKind, arg *HookArg) goja.Value {
 			return cached
 		}), nil, goja.FLAG_FALSE, goja.FLAG_TRUE)
 	}
-	lazy("pickle", arg.Pickle)
+	result := func() {
+		if arg.Result != nil {
+			lazy("result", arg.Result)
+		} else {
+			o.Set("result", goja.Undefined())
+		}
+	}
+	thrown := func() goja.Value {
+		if je, ok := arg.Error.(*JSError); ok && je.Value != nil {
+			return je.Value
+		} else if arg.Error != nil {
+			return ErrorValue(rt, arg.Error)
+		}
+		return goja.Undefined()
+	}
 	lazy("gherkinDocument", arg.GherkinDocument)
-	o.Set("testCaseStartedId", arg.TestCaseStartedID)
+	lazy("pickle", arg.Pickle)
 	if kind == BeforeStep || kind == AfterStep {
 		lazy("pickleStep", arg.PickleStep)
+		o.Set("testCaseStartedId", arg.TestCaseStartedID)
 		o.Set("testStepId", arg.TestStepID)
+		result()
+		o.Set("error", thrown())
+		return o
 	}
-	if arg.Result != nil {
-		lazy("result", arg.Result)
-	}
-	if kind == After {
+	o.Set("testCaseStartedId", arg.TestCaseStartedID)
+	if arg.AfterSteps {
+		result()
+		o.Set("error", thrown())
 		o.Set("willBeRetried", arg.WillBeRetried)
-		if je, ok := arg.Error.(*JSError); ok && je.Value != nil {
-			o.Set("error", je.Value)
-		} else if arg.Error != nil {
-			o.Set("error", ErrorValue(rt, arg.Error))
-		}
 	}
 	return o
 }

@@ -45,17 +45,26 @@ func worse(a, b messages.TestStepResultStatus) bool { return statusRank[a] > sta
 type attemptState struct {
 	worst       messages.TestStepResultStatus
 	worstResult messages.TestStepResult
+	recorded    int   // test steps recorded
 	userSkipped bool  // a step or hook asked to skip the rest
 	failedish   bool  // a step failed, is pending, undefined or ambiguous
-	failure     error // the first failure, for After hooks
+	failure     error // the first failure
+	// stepsDone says that a pickle step was reached (run or not): the
+	// test-case hooks after it are "after" hooks, as cucumber-js tells
+	// them apart; lastStepErr is what that step's function threw.
+	stepsDone   bool
+	lastStepErr error
 }
 
 // record notes a step's result; ran says whether user code produced it
 // (only a step or hook that ran and skipped makes the rest skip).
 func (a *attemptState) record(r messages.TestStepResult, err error, ran bool) {
-	if worse(r.Status, a.worst) || a.worst == "" {
+	// The first of the worst results is kept, as cucumber-js's
+	// getWorstTestStepResult (a stable sort) picks it.
+	if a.recorded == 0 || worse(r.Status, a.worst) {
 		a.worst, a.worstResult = r.Status, r
 	}
+	a.recorded++
 	switch r.Status {
 	case messages.TestStepResultStatusSkipped:
 		a.userSkipped = a.userSkipped || ran
@@ -128,7 +137,9 @@ func (w *worker) runAttempt(emit func(*messages.Envelope), tc *plannedCase, atte
 		case st.hook != nil:
 			out, ran = w.hookStep(st, tc, world, state, startedID, attempt)
 		default:
-			out, ran = w.pickleStep(st, tc, world, state, startedID, emit)
+			var stepErr error
+			out, ran, stepErr = w.pickleStep(st, tc, world, state, startedID, emit)
+			state.stepsDone, state.lastStepErr = true, stepErr
 		}
 		var duration time.Duration
 		if ran {
@@ -170,11 +181,12 @@ func (w *worker) runAttempt(emit func(*messages.Envelope), tc *plannedCase, atte
 	return state.worst
 }
 
-// hookStep runs a Before or After hook step. Before hooks are skipped once
-// the test case is skipping (a failure or a skip before them); After hooks
-// always run.
+// hookStep runs a Before or After hook step. As in cucumber-js, a hook
+// that comes before the first pickle step is skipped once the test case
+// is skipping (a failure or a skip before it); one after the pickle steps
+// always runs, and is given the worst result so far.
 func (w *worker) hookStep(st *plannedStep, tc *plannedCase, world *goja.Object, state *attemptState, startedID string, attempt int) (jsbridge.Outcome, bool) {
-	isBefore := st.hook.Kind == jsbridge.Before
+	isBefore := !state.stepsDone
 	// world is nil when its constructor failed: nothing can run then.
 	if world == nil || w.run.opts.DryRun || w.run.interrupted() || (isBefore && (state.userSkipped || state.failedish)) {
 		return jsbridge.Outcome{Status: messages.TestStepResultStatusSkipped}, false
@@ -182,8 +194,12 @@ func (w *worker) hookStep(st *plannedStep, tc *plannedCase, world *goja.Object, 
 	arg := &jsbridge.HookArg{Pickle: tc.pickle, GherkinDocument: tc.feature.doc, TestCaseStartedID: startedID}
 	if !isBefore {
 		r := state.worstResult
+		if state.recorded == 0 {
+			r = messages.TestStepResult{Status: messages.TestStepResultStatusPassed, Duration: messages.NewDuration(0)}
+		}
+		arg.AfterSteps = true
 		arg.Result = &r
-		arg.Error = state.failure
+		arg.Error = state.lastStepErr
 		arg.WillBeRetried = state.worst == messages.TestStepResultStatusFailed && tc.retryable && attempt < w.run.opts.Retry
 	}
 	reg := w.vm.Registry()
@@ -193,43 +209,58 @@ func (w *worker) hookStep(st *plannedStep, tc *plannedCase, world *goja.Object, 
 // pickleStep runs a step with cucumber-js's rules: ambiguous and undefined
 // steps are reported as such even after a failure; after a failure (or a
 // skip) the rest is skipped; BeforeStep/AfterStep hooks run around a step
-// that runs, and their failure is the step's.
-func (w *worker) pickleStep(st *plannedStep, tc *plannedCase, world *goja.Object, state *attemptState, startedID string, emit func(*messages.Envelope)) (jsbridge.Outcome, bool) {
+// that runs, and their failure is the step's. stepErr is what the step's
+// function threw (nil when it did not run or threw nothing).
+func (w *worker) pickleStep(st *plannedStep, tc *plannedCase, world *goja.Object, state *attemptState, startedID string, emit func(*messages.Envelope)) (out jsbridge.Outcome, ran bool, stepErr error) {
 	skipped := jsbridge.Outcome{Status: messages.TestStepResultStatusSkipped}
 	switch {
 	case state.userSkipped:
-		return skipped, false
+		return skipped, false, nil
 	case len(st.defs) > 1:
-		return jsbridge.Outcome{Status: messages.TestStepResultStatusAmbiguous}, false
+		return jsbridge.Outcome{Status: messages.TestStepResultStatusAmbiguous}, false, nil
 	case len(st.defs) == 0:
 		// The code that would define the step, then the built-in steps
 		// that come close (Gherkin snippets; none without the library).
 		snippets := append(w.run.matcher.snippets(st.pickleStep, w.run.opts.SnippetInterface), w.run.matcher.builtinSnippets(st.pickleStep.Text, st.pickleStep.Type != nil && *st.pickleStep.Type == messages.PickleStepTypeOutcome)...)
 		emit(&messages.Envelope{Suggestion: &messages.Suggestion{ID: newID(), PickleStepID: st.pickleStep.ID, Snippets: snippets}})
-		return jsbridge.Outcome{Status: messages.TestStepResultStatusUndefined}, false
+		return jsbridge.Outcome{Status: messages.TestStepResultStatusUndefined}, false, nil
 	case state.failedish || w.run.opts.DryRun || w.run.interrupted():
-		return skipped, false
+		return skipped, false, nil
 	}
 	reg := w.vm.Registry()
 	arg := &jsbridge.HookArg{Pickle: tc.pickle, GherkinDocument: tc.feature.doc, PickleStep: st.pickleStep, TestCaseStartedID: startedID, TestStepID: st.msg.ID}
+	// As cucumber-js: the BeforeStep hooks, the step unless one of them
+	// failed, the AfterStep hooks (reverse definition order) with the
+	// step's own result; the step's status is the worst of them all.
+	var outcomes []jsbridge.Outcome
+	stepsFailed := false
 	for _, h := range tc.beforeStep {
-		if out := w.vm.RunHook(reg.Hooks[h.Index], world, arg, reg.TimeoutFor(h.Timeout)); out.Status != messages.TestStepResultStatusPassed {
-			return out, true
-		}
+		o := w.vm.RunHook(reg.Hooks[h.Index], world, arg, reg.TimeoutFor(h.Timeout))
+		outcomes = append(outcomes, o)
+		stepsFailed = stepsFailed || o.Status == messages.TestStepResultStatusFailed
 	}
-	def := reg.Steps[st.defs[0]]
-	w.vm.SetCurrentStep(tc.feature.currentStep(st.pickleStep))
-	out := w.vm.RunStep(def, world, st.args, st.pickleStep.Argument, reg.TimeoutFor(def.Timeout))
-	w.vm.SetCurrentStep(nil)
+	if !stepsFailed {
+		def := reg.Steps[st.defs[0]]
+		w.vm.SetCurrentStep(tc.feature.currentStep(st.pickleStep))
+		start := time.Now()
+		o := w.vm.RunStep(def, world, st.args, st.pickleStep.Argument, reg.TimeoutFor(def.Timeout))
+		w.vm.SetCurrentStep(nil)
+		r := w.run.result(o, time.Since(start))
+		arg.Result, arg.Error = &r, o.Err
+		stepErr = o.Err
+		outcomes = append(outcomes, o)
+	}
 	for k := len(tc.afterStep) - 1; k >= 0; k-- {
 		h := tc.afterStep[k]
-		r := w.run.result(out, 0)
-		arg.Result = &r
-		if ho := w.vm.RunHook(reg.Hooks[h.Index], world, arg, reg.TimeoutFor(h.Timeout)); ho.Status == messages.TestStepResultStatusFailed && out.Status != messages.TestStepResultStatusFailed {
-			out = ho
+		outcomes = append(outcomes, w.vm.RunHook(reg.Hooks[h.Index], world, arg, reg.TimeoutFor(h.Timeout)))
+	}
+	out = outcomes[0]
+	for _, o := range outcomes[1:] {
+		if worse(o.Status, out.Status) {
+			out = o
 		}
 	}
-	return out, true
+	return out, true, stepErr
 }
 
 // result converts an outcome into the protocol's result.

@@ -363,7 +363,7 @@ func (w *jsWorker) End(psc *godogworld.PluginScenario) ([]godog.Attachment, erro
 		w.vm.SetAttachTarget(collect(&atts))
 		reg := w.vm.Registry()
 		res := resultOf(scenarioErr)
-		arg := &jsbridge.HookArg{Pickle: sc.pickle, Result: &res, Error: scenarioErr}
+		arg := &jsbridge.HookArg{Pickle: sc.pickle, AfterSteps: true, Result: &res, Error: scenarioErr}
 		for _, h := range w.js.lib.Hooks(jsbridge.After, sc.tags) {
 			out := w.vm.RunHook(reg.Hooks[h.Index], sc.world, arg, reg.TimeoutFor(h.Timeout))
 			if out.Status == messages.TestStepResultStatusFailed {

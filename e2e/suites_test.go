@@ -1,0 +1,157 @@
+package e2e
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ferridriver/ferridriver/internal/testenv"
+)
+
+// The patterns of real public cucumber-js suites (issue 22), each in a
+// fixture project written for its test, run under ferridriver and under
+// cucumber-js 13 with the same per-scenario results. They need no browser.
+
+// sameAsCucumberJS runs the project in dir under ferridriver (bdd args)
+// and cucumber-js (args) with env, and fails t unless both exit alike and
+// every scenario has the same step statuses and attachments. It returns
+// the two runs.
+func sameAsCucumberJS(t *testing.T, dir string, env []string, args ...string) (fd, cj runResult) {
+	t.Helper()
+	fd = ferridriverWithEnv(t, dir, env, append([]string{"bdd", "--format", "message:ferri.ndjson"}, args...)...)
+	cj = cucumberJS(t, dir, env, append([]string{"--format", "message:cucumber.ndjson"}, args...)...)
+	read := func(n string) []byte {
+		b, err := os.ReadFile(filepath.Join(dir, n))
+		if err != nil {
+			t.Fatalf("%s: %v\nferridriver: %s%s\ncucumber-js: %s%s", n, err, fd.stdout, fd.stderr, cj.stdout, cj.stderr)
+		}
+		return b
+	}
+	got, want := scenarioOutcomes(t, read("ferri.ndjson")), scenarioOutcomes(t, read("cucumber.ndjson"))
+	if len(want) == 0 {
+		t.Fatalf("cucumber-js ran nothing: %s%s", cj.stdout, cj.stderr)
+	}
+	if fd.code != cj.code {
+		t.Errorf("exit code: ferridriver %d, cucumber-js %d\nferridriver: %s%s\ncucumber-js: %s%s", fd.code, cj.code, fd.stdout, fd.stderr, cj.stdout, cj.stderr)
+	}
+	for _, k := range sortedOutcomeKeys(want) {
+		if got[k] != want[k] {
+			t.Errorf("%s:\n  ferridriver %q\n  cucumber-js %q", k, got[k], want[k])
+		}
+	}
+	if g, w := strings.Join(sortedOutcomeKeys(got), ", "), strings.Join(sortedOutcomeKeys(want), ", "); g != w {
+		t.Errorf("scenarios: ferridriver %s; cucumber-js %s", g, w)
+	}
+	if t.Failed() {
+		t.Logf("ferridriver stderr:\n%s", fd.stderr)
+	}
+	return fd, cj
+}
+
+// hookArgsSteps describes every hook argument it receives as an
+// attachment: its keys in order, the result's shape, the error, and
+// willBeRetried; an After hook branches on Status.PASSED, as suites that
+// keep a video or screenshot of passed scenarios do.
+const hookArgsSteps = `const { Before, After, BeforeStep, AfterStep, Given, Status } = require('@cucumber/cucumber')
+
+function describe(kind, arg) {
+  const parts = [kind, Object.keys(arg).join(',')]
+  parts.push('doc=' + (arg.gherkinDocument && arg.gherkinDocument.feature.name))
+  parts.push('pickle=' + (arg.pickle && arg.pickle.name))
+  parts.push('started=' + typeof arg.testCaseStartedId)
+  if ('pickleStep' in arg) parts.push('step=' + arg.pickleStep.text, 'stepId=' + typeof arg.testStepId)
+  if ('result' in arg) {
+    const r = arg.result
+    if (r === undefined) parts.push('result=undefined')
+    else {
+      parts.push('status=' + r.status, 'duration=' + typeof r.duration.seconds + '/' + typeof r.duration.nanos)
+      parts.push('message=' + typeof r.message)
+      parts.push('exception=' + (r.exception ? r.exception.type + ':' + r.exception.message : 'none'))
+    }
+  }
+  if ('error' in arg) parts.push('error=' + (arg.error instanceof Error ? 'Error:' + arg.error.message : String(arg.error)))
+  if ('willBeRetried' in arg) parts.push('willBeRetried=' + arg.willBeRetried)
+  return parts.join(' ')
+}
+
+Before(function (arg) { this.attach(describe('Before', arg)) })
+Before({ tags: '@beforefails' }, function () { throw new Error('Before failed') })
+After(function (arg) {
+  this.attach(describe('After', arg))
+  if (arg.result.status === Status.PASSED) this.attach('the passed branch ran')
+  if (arg.result.status === Status.FAILED) this.attach('the failed branch ran')
+})
+BeforeStep(function (arg) { this.attach(describe('BeforeStep', arg)) })
+AfterStep(function (arg) { this.attach(describe('AfterStep', arg)) })
+
+Given('a step that passes', function () {})
+Given('a step that fails', function () { throw new Error('it failed') })
+Given('a pending step', function () { return 'pending' })
+Given('a skipped step', function () { return 'skipped' })
+const attempts = {}
+Given('a step that fails on the first attempt', function () {
+  attempts.n = (attempts.n || 0) + 1
+  if (attempts.n === 1) throw new Error('first attempt')
+})
+`
+
+const hookArgsFeature = `Feature: hook arguments
+
+  Scenario: passes
+    Given a step that passes
+    And a step that passes
+
+  Scenario: fails in the middle
+    Given a step that passes
+    And a step that fails
+    And a step that passes
+
+  Scenario: fails last
+    Given a step that passes
+    And a step that fails
+
+  Scenario: pending
+    Given a pending step
+    And a step that passes
+
+  Scenario: skipped
+    Given a skipped step
+    And a step that passes
+
+  Scenario: undefined
+    Given a step nobody defined
+
+  @flaky
+  Scenario: retried
+    Given a step that fails on the first attempt
+
+  @beforefails
+  Scenario: before hook fails
+    Given a step that passes
+
+  @beforefails
+  Scenario: no steps and a failing before hook
+`
+
+// TestHookArgumentsMatchCucumberJS: Before, After, BeforeStep and AfterStep
+// hooks receive the arguments cucumber-js 13 passes (keys, result with its
+// Status string, error, willBeRetried) in passing, failing, pending,
+// skipped, undefined and retried scenarios, and an After hook's branch on
+// Status.PASSED runs for a passed scenario.
+func TestHookArgumentsMatchCucumberJS(t *testing.T) {
+	dir := t.TempDir()
+	testenv.WriteFiles(t, dir, map[string]string{
+		"features/hooks.feature": hookArgsFeature,
+		"support/hooks.js":       hookArgsSteps,
+		"cucumber.json":          `{"default": {"require": ["support/*.js"], "retry": 1, "retryTagFilter": "@flaky"}}`,
+	})
+	sameAsCucumberJS(t, dir, nil)
+	out, err := os.ReadFile(filepath.Join(dir, "ferri.ndjson"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if outcome := scenarioOutcomes(t, out)["passes"]; !strings.Contains(outcome, "the passed branch ran") {
+		t.Errorf("the After hook's Status.PASSED branch did not run for a passed scenario: %s", outcome)
+	}
+}
