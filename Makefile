@@ -49,9 +49,14 @@ $(NPM_PACKAGES)/node_modules/.installed: $(NPM_PACKAGES)/package.json $(NPM_PACK
 
 # The official Cucumber tools the tests compare against, pinned by
 # tools/oracles/package-lock.json; reinstalled only when the lock changes.
-oracles: $(ORACLES)/node_modules/.installed
+# cucumber-js 11 (tools/oracles/cucumber11) is the oracle of the options
+# cucumber-js 12 dropped.
+oracles: $(ORACLES)/node_modules/.installed $(ORACLES)/cucumber11/node_modules/.installed
 $(ORACLES)/node_modules/.installed: $(ORACLES)/package.json $(ORACLES)/package-lock.json
 	cd $(ORACLES) && npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+$(ORACLES)/cucumber11/node_modules/.installed: $(ORACLES)/cucumber11/package.json $(ORACLES)/cucumber11/package-lock.json
+	cd $(ORACLES)/cucumber11 && npm ci --no-audit --no-fund --loglevel=error
 	touch $@
 
 # Chromium (apt, when root on Debian) and the Playwright driver.

@@ -91,7 +91,7 @@ var cucumberNotes = map[string]string{
 	"requireModule":  "requireModule is ignored: ferridriver compiles TypeScript and modern JavaScript itself (ts-node, tsx, @babel/register are not needed)",
 	"loader":         "loader is ignored: ferridriver compiles TypeScript and modern JavaScript itself (ts-node/esm, tsx are not needed)",
 	"publish":        "publish is ignored: ferridriver does not publish reports to reports.cucumber.io",
-	"publishQuiet":   "publishQuiet is ignored: ferridriver does not publish reports",
+	"publishQuiet":   "publishQuiet is ignored: it only hid cucumber-js's banner about publishing (cucumber-js 12 removed it), and ferridriver publishes nothing",
 	"backtrace":      "backtrace is ignored: ferridriver always shows the stack of a failure, mapped to your sources",
 	"forceExit":      "forceExit is ignored: ferridriver always exits when the run ends",
 	"workerOptions":  "workerOptions is ignored: ferridriver's workers are not Node processes",
@@ -99,6 +99,19 @@ var cucumberNotes = map[string]string{
 	"pluginOptions":  "pluginOptions is ignored (plugins are not supported)",
 	"snippetSyntax":  "snippetSyntax is not supported",
 	"requireModules": "requireModules is ignored",
+}
+
+// CucumberNote says why ferridriver does not apply the cucumber-js option
+// ("" for an option it applies or does not know).
+func CucumberNote(option string) string {
+	note := cucumberNotes[option]
+	if _, why, ok := strings.Cut(note, " is ignored: "); ok {
+		return "ignored: " + why
+	}
+	if _, why, ok := strings.Cut(note, " is not supported: "); ok {
+		return "not supported: " + why
+	}
+	return note
 }
 
 // LoadWith is Load that also reads the project's cucumber-js configuration

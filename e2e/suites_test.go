@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ferridriver/ferridriver/internal/oracles"
 	"github.com/ferridriver/ferridriver/internal/testenv"
 )
 
@@ -21,31 +22,7 @@ func sameAsCucumberJS(t *testing.T, dir string, env []string, args ...string) (f
 	t.Helper()
 	fd = ferridriverWithEnv(t, dir, env, append([]string{"bdd", "--format", "message:ferri.ndjson"}, args...)...)
 	cj = cucumberJS(t, dir, env, append([]string{"--format", "message:cucumber.ndjson"}, args...)...)
-	read := func(n string) []byte {
-		b, err := os.ReadFile(filepath.Join(dir, n))
-		if err != nil {
-			t.Fatalf("%s: %v\nferridriver: %s%s\ncucumber-js: %s%s", n, err, fd.stdout, fd.stderr, cj.stdout, cj.stderr)
-		}
-		return b
-	}
-	got, want := scenarioOutcomes(t, read("ferri.ndjson")), scenarioOutcomes(t, read("cucumber.ndjson"))
-	if len(want) == 0 {
-		t.Fatalf("cucumber-js ran nothing: %s%s", cj.stdout, cj.stderr)
-	}
-	if fd.code != cj.code {
-		t.Errorf("exit code: ferridriver %d, cucumber-js %d\nferridriver: %s%s\ncucumber-js: %s%s", fd.code, cj.code, fd.stdout, fd.stderr, cj.stdout, cj.stderr)
-	}
-	for _, k := range sortedOutcomeKeys(want) {
-		if got[k] != want[k] {
-			t.Errorf("%s:\n  ferridriver %q\n  cucumber-js %q", k, got[k], want[k])
-		}
-	}
-	if g, w := strings.Join(sortedOutcomeKeys(got), ", "), strings.Join(sortedOutcomeKeys(want), ", "); g != w {
-		t.Errorf("scenarios: ferridriver %s; cucumber-js %s", g, w)
-	}
-	if t.Failed() {
-		t.Logf("ferridriver stderr:\n%s", fd.stderr)
-	}
+	compareOutcomes(t, dir, fd, cj)
 	return fd, cj
 }
 
@@ -153,5 +130,111 @@ func TestHookArgumentsMatchCucumberJS(t *testing.T) {
 	}
 	if outcome := scenarioOutcomes(t, out)["passes"]; !strings.Contains(outcome, "the passed branch ran") {
 		t.Errorf("the After hook's Status.PASSED branch did not run for a passed scenario: %s", outcome)
+	}
+}
+
+// cucumberJS11 runs cucumber-js 11 (tools/oracles/cucumber11) in dir,
+// whose node_modules is linked to its own so that step files importing
+// @cucumber/cucumber find that version.
+func cucumberJS11(t *testing.T, dir string, env []string, args ...string) runResult {
+	t.Helper()
+	nm := oracles.Cucumber11NodeModules(t)
+	if err := os.Symlink(nm, filepath.Join(dir, "node_modules")); err != nil {
+		t.Fatal(err)
+	}
+	return cucumberJSFrom(t, filepath.Join(nm, "@cucumber", "cucumber"), dir, env, args...)
+}
+
+const flagsFeature = `Feature: profile flags
+
+  Scenario: kept
+    Given a step that passes
+
+  @wip
+  Scenario: left out by the profile's tags
+    Given a step that passes
+
+  Scenario: undefined
+    Given a step nobody wrote
+`
+
+const flagsSteps = `const { Given } = require('@cucumber/cucumber')
+Given('a step that passes', function () {})
+`
+
+// TestProfileStringFlagsOfOldCucumberJS: a profile written as a command
+// line with flags of cucumber-js 8-11 that later versions dropped
+// (--publish-quiet) loads, with one note, and runs as under cucumber-js 11;
+// one with flags only cucumber-js 12-13 have runs as under cucumber-js 13.
+func TestProfileStringFlagsOfOldCucumberJS(t *testing.T) {
+	config := `module.exports = {
+  default: '--publish-quiet --require support/*.js --tags "not @wip" --format-options \'{"snippetInterface": "async-await"}\' -b --exit',
+  modern: '--require support/*.js --shard 1/2 --backtrace --force-exit --strict',
+}
+`
+	t.Run("cucumber-js 11", func(t *testing.T) {
+		dir := t.TempDir()
+		testenv.WriteFiles(t, dir, map[string]string{"features/flags.feature": flagsFeature, "support/steps.js": flagsSteps, "cucumber.js": config})
+		fd := ferridriver(t, dir, "bdd", "--format", "message:ferri.ndjson")
+		cj := cucumberJS11(t, dir, nil, "--format", "message:cucumber.ndjson")
+		compareOutcomes(t, dir, fd, cj)
+		if strings.Contains(fd.stderr, "unknown option") || fd.code == 2 {
+			t.Fatalf("the profile does not load (exit %d):\n%s", fd.code, fd.stderr)
+		}
+		if n := strings.Count(fd.stderr, "publishQuiet is ignored"); n != 1 {
+			t.Errorf("--publish-quiet is noted %d times, want once:\n%s", n, fd.stderr)
+		}
+	})
+	t.Run("cucumber-js 13", func(t *testing.T) {
+		dir := t.TempDir()
+		testenv.WriteFiles(t, dir, map[string]string{"features/flags.feature": flagsFeature, "support/steps.js": flagsSteps, "cucumber.js": config})
+		sameAsCucumberJS(t, dir, nil, "-p", "modern")
+	})
+	t.Run("command line", func(t *testing.T) {
+		// The same flags on ferridriver's command line, as a suite's
+		// package.json scripts pass them.
+		dir := t.TempDir()
+		testenv.WriteFiles(t, dir, map[string]string{"features/flags.feature": flagsFeature, "support/steps.js": flagsSteps})
+		res := ferridriver(t, dir, "bdd", "--publish-quiet", "--publish", "-b", "--exit", "--force-exit", "--require-module", "ts-node/register",
+			"-l", "ts-node/esm", "--plugin", "./p.js", "--plugin-options", "{}", "--require", "support/*.js", "--tags", "not @wip")
+		if res.code != 1 || !strings.Contains(res.stdout, "1 undefined") {
+			t.Fatalf("exit %d, want 1 (one undefined scenario):\n%s%s", res.code, res.stdout, res.stderr)
+		}
+		for _, flag := range []string{"--publish-quiet", "--publish:", "--backtrace", "--exit", "--require-module", "--loader", "--plugin:", "--plugin-options"} {
+			if n := strings.Count(res.stderr, "ferridriver: "+flag); n != 1 {
+				t.Errorf("%s noted %d times, want once:\n%s", flag, n, res.stderr)
+			}
+		}
+	})
+}
+
+// compareOutcomes compares the per-scenario results of the ferri.ndjson
+// and cucumber.ndjson streams in dir and the runs' exit codes.
+func compareOutcomes(t *testing.T, dir string, fd, cj runResult) {
+	t.Helper()
+	read := func(n string) []byte {
+		b, err := os.ReadFile(filepath.Join(dir, n))
+		if err != nil {
+			t.Fatalf("%s: %v\nferridriver: %s%s\ncucumber-js: %s%s", n, err, fd.stdout, fd.stderr, cj.stdout, cj.stderr)
+		}
+		return b
+	}
+	got, want := scenarioOutcomes(t, read("ferri.ndjson")), scenarioOutcomes(t, read("cucumber.ndjson"))
+	if len(want) == 0 {
+		t.Fatalf("cucumber-js ran nothing: %s%s", cj.stdout, cj.stderr)
+	}
+	if fd.code != cj.code {
+		t.Errorf("exit code: ferridriver %d, cucumber-js %d\nferridriver: %s%s\ncucumber-js: %s%s", fd.code, cj.code, fd.stdout, fd.stderr, cj.stdout, cj.stderr)
+	}
+	for _, k := range sortedOutcomeKeys(want) {
+		if got[k] != want[k] {
+			t.Errorf("%s:\n  ferridriver %q\n  cucumber-js %q", k, got[k], want[k])
+		}
+	}
+	if g, w := strings.Join(sortedOutcomeKeys(got), ", "), strings.Join(sortedOutcomeKeys(want), ", "); g != w {
+		t.Errorf("scenarios: ferridriver %s; cucumber-js %s", g, w)
+	}
+	if t.Failed() {
+		t.Logf("ferridriver stderr:\n%s", fd.stderr)
 	}
 }

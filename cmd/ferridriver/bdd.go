@@ -54,6 +54,7 @@ type bddFlags struct {
 	attachmentLimit int
 	memoryLimit     int
 	timeout         string
+	cucumber        cucumberCLIFlags
 }
 
 func init() {
@@ -105,6 +106,7 @@ file or tag expression; 130 interrupted.`,
 	fl.BoolVar(&f.printConfig, "print-config", false, "print the resolved configuration and where each value came from, then exit")
 	fl.IntVar(&f.attachmentLimit, "attachment-limit", runner.DefaultAttachmentLimit>>20, "largest attachment a step may make, MiB (0: no limit)")
 	fl.IntVar(&f.memoryLimit, "memory-limit", runner.DefaultMemoryLimit>>20, "MiB a step or hook may grow ferridriver's heap by while it runs; past it the step fails (0: no limit)")
+	addCucumberCLIFlags(fl, &f.cucumber)
 	rootCmd.AddCommand(cmd)
 }
 
@@ -114,6 +116,9 @@ func runBDD(cmd *cobra.Command, args []string, f *bddFlags) error {
 	// reports of what ran, never a half-written file.
 	ctx, stop := interruptContext()
 	defer stop()
+	if done, err := f.cucumber.printed(cmd.OutOrStdout()); done {
+		return err
+	}
 	startupDone := startupGC()
 	p, err := loadBDDProject(f.configFile, f.profiles)
 	if err != nil {
@@ -136,6 +141,9 @@ func runBDD(cmd *cobra.Command, args []string, f *bddFlags) error {
 		for _, note := range cc.Notes {
 			fmt.Fprintf(cmd.ErrOrStderr(), "ferridriver: %s: %s\n", cc.File, note)
 		}
+	}
+	for _, note := range f.cucumber.notes(cmd) {
+		fmt.Fprintf(cmd.ErrOrStderr(), "ferridriver: %s\n", note)
 	}
 	opts.Env, opts.ScriptCommands = p.env, p.scriptCommands
 	opts.Cache = bundleCache(cmd.ErrOrStderr())

@@ -3,6 +3,7 @@ package cucumberjs
 import (
 	"encoding/json"
 	"fmt"
+	"sort"
 	"strconv"
 	"strings"
 )
@@ -44,37 +45,69 @@ func splitArgv(s string) []string {
 
 // argvOption is one cucumber-js command-line option.
 type argvOption struct {
-	key  string // configuration key
-	kind string // "bool", "collect", "string", "count", "json", "tags"
+	key  string // configuration key ("" for the options a profile drops)
+	kind string // "bool", "collect", "string", "count", "json", "tags", "value" (dropped with its value)
 	neg  bool   // --no-strict: sets the key to false
 }
 
-// argvOptions are cucumber-js's options, by flag (its argv_parser).
-var argvOptions = map[string]argvOption{
-	"-b": {"backtrace", "bool", false}, "--backtrace": {"backtrace", "bool", false},
-	"-d": {"dryRun", "bool", false}, "--dry-run": {"dryRun", "bool", false},
-	"--exit": {"forceExit", "bool", false}, "--force-exit": {"forceExit", "bool", false},
-	"--fail-fast": {"failFast", "bool", false},
-	"-f":          {"format", "collect", false}, "--format": {"format", "collect", false},
-	"--format-options": {"formatOptions", "json", false},
-	"-i":               {"import", "collect", false}, "--import": {"import", "collect", false},
-	"-l": {"loader", "collect", false}, "--loader": {"loader", "collect", false},
-	"--language":       {"language", "string", false},
-	"--name":           {"name", "collect", false},
-	"--order":          {"order", "string", false},
-	"--parallel":       {"parallel", "count", false},
-	"--plugin":         {"plugin", "collect", false},
-	"--plugin-options": {"pluginOptions", "json", false},
-	"--publish":        {"publish", "bool", false},
-	"-r":               {"require", "collect", false}, "--require": {"require", "collect", false},
-	"--require-module":   {"requireModule", "collect", false},
-	"--retry":            {"retry", "count", false},
-	"--retry-tag-filter": {"retryTagFilter", "tags", false},
-	"--shard":            {"shard", "string", false},
-	"--strict":           {"strict", "bool", false},
-	"--no-strict":        {"strict", "bool", true},
-	"-t":                 {"tags", "tags", false}, "--tags": {"tags", "tags", false},
-	"--world-parameters": {"worldParameters", "json", false},
+// argvOptions are the options of cucumber-js 8 to 13, by flag (the union
+// of their configuration/argv_parser.js): a profile written as a command
+// line may use any of them. --loader came in 10, --plugin,
+// --plugin-options and --shard in 12; --publish-quiet went in 12.
+// --config, --profile, --i18n-keywords, --i18n-languages and --version
+// are parsed and dropped, as cucumber-js drops them from a profile.
+var argvOptions = map[string]argvOption{}
+
+func init() {
+	for _, o := range []struct {
+		flags []string
+		opt   argvOption
+	}{
+		{[]string{"-b", "--backtrace"}, argvOption{"backtrace", "bool", false}},
+		{[]string{"-c", "--config"}, argvOption{"", "value", false}},
+		{[]string{"-d", "--dry-run"}, argvOption{"dryRun", "bool", false}},
+		{[]string{"--exit", "--force-exit"}, argvOption{"forceExit", "bool", false}},
+		{[]string{"--fail-fast"}, argvOption{"failFast", "bool", false}},
+		{[]string{"-f", "--format"}, argvOption{"format", "collect", false}},
+		{[]string{"--format-options"}, argvOption{"formatOptions", "json", false}},
+		{[]string{"--i18n-keywords"}, argvOption{"", "value", false}},
+		{[]string{"--i18n-languages"}, argvOption{"", "bool", false}},
+		{[]string{"-i", "--import"}, argvOption{"import", "collect", false}},
+		{[]string{"-l", "--loader"}, argvOption{"loader", "collect", false}},
+		{[]string{"--language"}, argvOption{"language", "string", false}},
+		{[]string{"--name"}, argvOption{"name", "collect", false}},
+		{[]string{"--order"}, argvOption{"order", "string", false}},
+		{[]string{"-p", "--profile"}, argvOption{"", "value", false}},
+		{[]string{"--parallel"}, argvOption{"parallel", "count", false}},
+		{[]string{"--plugin"}, argvOption{"plugin", "collect", false}},
+		{[]string{"--plugin-options"}, argvOption{"pluginOptions", "json", false}},
+		{[]string{"--publish"}, argvOption{"publish", "bool", false}},
+		{[]string{"--publish-quiet"}, argvOption{"publishQuiet", "bool", false}},
+		{[]string{"-r", "--require"}, argvOption{"require", "collect", false}},
+		{[]string{"--require-module"}, argvOption{"requireModule", "collect", false}},
+		{[]string{"--retry"}, argvOption{"retry", "count", false}},
+		{[]string{"--retry-tag-filter"}, argvOption{"retryTagFilter", "tags", false}},
+		{[]string{"--shard"}, argvOption{"shard", "string", false}},
+		{[]string{"--strict"}, argvOption{"strict", "bool", false}},
+		{[]string{"--no-strict"}, argvOption{"strict", "bool", true}},
+		{[]string{"-t", "--tags"}, argvOption{"tags", "tags", false}},
+		{[]string{"-v", "--version"}, argvOption{"", "bool", false}},
+		{[]string{"--world-parameters"}, argvOption{"worldParameters", "json", false}},
+	} {
+		for _, f := range o.flags {
+			argvOptions[f] = o.opt
+		}
+	}
+}
+
+// Flags lists every flag a cucumber-js 8 to 13 profile may use.
+func Flags() []string {
+	out := make([]string, 0, len(argvOptions))
+	for f := range argvOptions {
+		out = append(out, f)
+	}
+	sort.Strings(out)
+	return out
 }
 
 // parseArgv turns cucumber-js arguments into an options object;
@@ -83,12 +116,25 @@ func parseArgv(args []string) (map[string]any, error) {
 	out := map[string]any{}
 	for i := 0; i < len(args); i++ {
 		a := args[i]
+		if a == "--" {
+			// The rest are paths, as commander reads them.
+			for _, p := range args[i+1:] {
+				out["paths"] = append(toList(out["paths"]), p)
+			}
+			break
+		}
 		if !strings.HasPrefix(a, "-") || a == "-" {
 			out["paths"] = append(toList(out["paths"]), a)
 			continue
 		}
 		name, value, hasValue := strings.Cut(a, "=")
 		opt, ok := argvOptions[name]
+		if !ok && !strings.HasPrefix(a, "--") && len(a) > 2 {
+			// -fprogress: a short option with its value attached.
+			if o, short := argvOptions[a[:2]]; short && o.kind != "bool" {
+				name, value, hasValue, opt, ok = a[:2], a[2:], true, o, true
+			}
+		}
 		if !ok {
 			return nil, fmt.Errorf("unknown option %q", name)
 		}
@@ -96,7 +142,9 @@ func parseArgv(args []string) (map[string]any, error) {
 			if hasValue {
 				return nil, fmt.Errorf("option %s takes no value", name)
 			}
-			out[opt.key] = !opt.neg
+			if opt.key != "" {
+				out[opt.key] = !opt.neg
+			}
 			continue
 		}
 		if !hasValue {
@@ -107,6 +155,8 @@ func parseArgv(args []string) (map[string]any, error) {
 			value = args[i]
 		}
 		switch opt.kind {
+		case "value":
+			// Dropped, as cucumber-js drops it from a profile.
 		case "collect":
 			out[opt.key] = append(toList(out[opt.key]), value)
 		case "string":

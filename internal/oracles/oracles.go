@@ -34,6 +34,18 @@ func NodeModules(t testing.TB) string {
 	return dir
 }
 
+// Cucumber11NodeModules returns tools/oracles/cucumber11/node_modules:
+// cucumber-js 11, the oracle of options that cucumber-js 12 dropped
+// (--publish-quiet), failing the test when it is not installed.
+func Cucumber11NodeModules(t testing.TB) string {
+	t.Helper()
+	dir := filepath.Join(Root(), "tools", "oracles", "cucumber11", "node_modules")
+	if _, err := os.Stat(filepath.Join(dir, "@cucumber", "cucumber", "bin", "cucumber.js")); err != nil {
+		t.Fatalf("cucumber-js 11 is not installed (%v): run `make oracles` (or `make test`)", err)
+	}
+	return dir
+}
+
 // CCKFeatures returns the directory holding the CCK samples.
 func CCKFeatures(t testing.TB) string {
 	return filepath.Join(NodeModules(t), "@cucumber", "compatibility-kit", "features")
