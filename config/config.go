@@ -190,7 +190,7 @@ func Load(dir, file string) (*Config, error) {
 		v.SetDefault(k, nil)
 	}
 	err := v.Unmarshal(cfg, func(dc *mapstructure.DecoderConfig) {
-		dc.DecodeHook = mapstructure.ComposeDecodeHookFunc(stringListHook, envJSONHook)
+		dc.DecodeHook = mapstructure.ComposeDecodeHookFunc(envJSONHook, stringListHook)
 		// The file's types were checked against the struct above; weak
 		// typing lets FERRIDRIVER_TEST_PARALLEL=4 (a string) set an int.
 		dc.WeaklyTypedInput = true
@@ -212,16 +212,30 @@ func Load(dir, file string) (*Config, error) {
 	return cfg, nil
 }
 
-// envKeys are the keys that can be set from FERRIDRIVER_<SECTION>_<KEY>.
-var envKeys = []string{
-	"test.features", "test.steps", "test.tags", "test.name", "test.parallel", "test.retry", "test.retrytagfilter",
-	"test.strict", "test.dryrun", "test.failfast", "test.order", "test.language", "test.format", "test.shard",
-	"test.worldparameters", "test.attachmentlimit", "test.memorylimit", "test.timeout",
-	"browser.browser", "browser.headless", "browser.executablepath", "browser.channel", "browser.baseurl",
-	"browser.screenshot", "browser.trace", "browser.perworker", "browser.slowmo",
-	"browser.connect", "browser.connectovercdp", "browser.connectheaders", "browser.connecttimeout", "browser.exposenetwork",
-	"mcp.token",
-	"steps.pages", "steps.values",
+// envKeys are the keys that can be set from FERRIDRIVER_<SECTION>_<KEY>
+// (lower case, as viper keys them): every key of every section, and the
+// top-level keys (extensions, webServer), derived from Config so that no
+// setting lacks its variable. A key whose value is a table or a list of
+// tables (worldParameters, viewport, webServer) takes JSON.
+var envKeys = envKeysOf(reflect.TypeOf(Config{}), "", 0)
+
+func envKeysOf(t reflect.Type, prefix string, depth int) []string {
+	var out []string
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		tag := f.Tag.Get("mapstructure")
+		if tag == "" || tag == "-" || !f.IsExported() {
+			continue
+		}
+		key := prefix + strings.ToLower(tag)
+		if depth == 0 && f.Type.Kind() == reflect.Struct {
+			// A section: its keys.
+			out = append(out, envKeysOf(f.Type, key+".", depth+1)...)
+			continue
+		}
+		out = append(out, key)
+	}
+	return out
 }
 
 func relName(dir, file string) string {
@@ -440,11 +454,36 @@ func stringListHook(from, to reflect.Type, data any) (any, error) {
 	return data, nil
 }
 
-// envJSONHook decodes JSON given in an environment variable for a map
-// (FERRIDRIVER_TEST_WORLDPARAMETERS='{"user":"x"}').
+// envJSONHook decodes JSON given in an environment variable for a table
+// (FERRIDRIVER_TEST_WORLDPARAMETERS='{"user":"x"}', a map or a struct such
+// as the viewport), a list of tables (FERRIDRIVER_WEBSERVER='[{...}]') or
+// a list (FERRIDRIVER_SCRIPTING_ALLOWENV='["HOME","TZ"]'). A list given as
+// text that is not a JSON array is one item (FERRIDRIVER_TEST_TAGS='@smoke',
+// FERRIDRIVER_TEST_NAME='[Ll]ogin').
 func envJSONHook(from, to reflect.Type, data any) (any, error) {
 	s, ok := data.(string)
-	if !ok || to.Kind() != reflect.Map {
+	if !ok {
+		return data, nil
+	}
+	target := to
+	for target.Kind() == reflect.Pointer {
+		target = target.Elem()
+	}
+	switch target.Kind() {
+	case reflect.Slice:
+		if !strings.HasPrefix(strings.TrimSpace(s), "[") {
+			return data, nil
+		}
+		var l []any
+		if err := json.Unmarshal([]byte(s), &l); err != nil {
+			if target.Elem().Kind() == reflect.String {
+				return data, nil // a regular expression such as [Ll]ogin
+			}
+			return nil, errors.New("expected a JSON array")
+		}
+		return l, nil
+	case reflect.Map, reflect.Struct:
+	default:
 		return data, nil
 	}
 	var m map[string]any
