@@ -21,6 +21,9 @@ type CucumberSource struct {
 	// Notes are the options read but not applied (publish, requireModule...),
 	// one line each, for the user to see once.
 	Notes []string
+	// Env is process.env as a JavaScript configuration file left it (nil
+	// for JSON and YAML): what dotenv loaded there, step code sees.
+	Env map[string]string
 }
 
 // LoadOptions are the inputs of LoadWith besides the directory and file.
@@ -151,7 +154,7 @@ func LoadWith(dir, file string, opts LoadOptions) (*Config, error) {
 	if err != nil {
 		return nil, err
 	}
-	cfg.Cucumber = &CucumberSource{File: res.File, Profiles: res.Profiles}
+	cfg.Cucumber = &CucumberSource{File: res.File, Profiles: res.Profiles, Env: res.Env}
 	applied, err := cfg.applyCucumber(res)
 	if err != nil {
 		return nil, err

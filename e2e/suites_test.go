@@ -238,3 +238,158 @@ func compareOutcomes(t *testing.T, dir string, fd, cj runResult) {
 		t.Logf("ferridriver stderr:\n%s", fd.stderr)
 	}
 }
+
+// sameAsCucumberJSWithPackages is sameAsCucumberJS for a project whose
+// node_modules is the npm packages test project's (dotenv, jsonpath...,
+// and cucumber-js 13 itself).
+func sameAsCucumberJSWithPackages(t *testing.T, dir string, env []string, args ...string) (fd, cj runResult) {
+	t.Helper()
+	nm := filepath.Join(npmPackagesDir(t), "node_modules")
+	if err := os.Symlink(nm, filepath.Join(dir, "node_modules")); err != nil {
+		t.Fatal(err)
+	}
+	fd = ferridriverWithEnv(t, dir, env, append([]string{"bdd", "--format", "message:ferri.ndjson"}, args...)...)
+	cj = cucumberJSFrom(t, filepath.Join(nm, "@cucumber", "cucumber"), dir, env, append([]string{"--format", "message:cucumber.ndjson"}, args...)...)
+	compareOutcomes(t, dir, fd, cj)
+	return fd, cj
+}
+
+// envFeature's steps show what they read from process.env.
+const envFeature = `Feature: environment
+
+  Scenario: the site and the settings
+    Given the environment is shown
+
+  Scenario: the default timeout comes from the environment
+    Given a step that takes 300 ms
+`
+
+// envSteps: a support file loads the dotenv file ENV selects, another sets
+// the default timeout from TEST_TIMEOUT, as real suites do.
+var envSteps = map[string]string{
+	"support/env.js": `const dotenv = require('dotenv')
+dotenv.config({ path: '.env.' + (process.env.ENV || 'dev'), quiet: true })
+`,
+	"support/steps.js": `const { Given, setDefaultTimeout } = require('@cucumber/cucumber')
+setDefaultTimeout(Number(process.env.TEST_TIMEOUT))
+Given('the environment is shown', function () {
+  for (const k of ['ENV', 'BASE_URL', 'TEST_ENV', 'FROM_CONFIG', 'REAL_ONLY']) this.attach(k + '=' + process.env[k])
+  this.attach('parameter=' + this.parameters.apiUrl)
+})
+Given('a step that takes 300 ms', function () { return new Promise((r) => setTimeout(r, 300)) })
+`,
+	".env.local": "BASE_URL=http://local.test:8080\nTEST_ENV=local\nTEST_TIMEOUT=100\n",
+	".env.dev":   "BASE_URL=http://dev.test\nTEST_ENV=dev\nTEST_TIMEOUT=2000\n",
+	// dotenv called inside the configuration file itself.
+	".env.config":  "FROM_CONFIG=set by cucumber.js\nAPI_URL=http://api.test\n",
+	"cucumber.js": `require('dotenv').config({ path: '.env.config', quiet: true })
+module.exports = { default: { require: ['support/*.js'], worldParameters: { apiUrl: process.env.API_URL } } }
+`,
+	"features/env.feature": envFeature,
+}
+
+// TestEnvironmentLikeNode: a suite configured by cucumber-js (no
+// ferridriver.toml) sees the real environment, the dotenv file ENV
+// selects, what cucumber.js set in process.env, and a default timeout
+// read from it, as under cucumber-js 13; --print-config says why.
+func TestEnvironmentLikeNode(t *testing.T) {
+	for _, envName := range []string{"local", "dev"} {
+		t.Run("ENV="+envName, func(t *testing.T) {
+			dir := t.TempDir()
+			testenv.WriteFiles(t, dir, envSteps)
+			env := []string{"ENV=" + envName, "REAL_ONLY=from the shell"}
+			fd, _ := sameAsCucumberJSWithPackages(t, dir, env)
+			out, err := os.ReadFile(filepath.Join(dir, "ferri.ndjson"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			shown := scenarioOutcomes(t, out)["the site and the settings"]
+			for _, want := range []string{"ENV=" + envName, "TEST_ENV=" + envName, "FROM_CONFIG=set by cucumber.js", "REAL_ONLY=from the shell", "parameter=http://api.test"} {
+				if !strings.Contains(shown, want) {
+					t.Errorf("step code does not see %s: %s\n%s", want, shown, fd.stderr)
+				}
+			}
+			if strings.Contains(fd.stderr, "warning") {
+				t.Errorf("a warning in Node mode:\n%s", fd.stderr)
+			}
+		})
+	}
+	dir := t.TempDir()
+	testenv.WriteFiles(t, dir, envSteps)
+	if err := os.Symlink(filepath.Join(npmPackagesDir(t), "node_modules"), filepath.Join(dir, "node_modules")); err != nil {
+		t.Fatal(err)
+	}
+	res := ferridriver(t, dir, "bdd", "--print-config")
+	if want := "# environment mode: node (configured by cucumber.js, no ferridriver.toml"; !strings.Contains(res.stdout, want) {
+		t.Errorf("--print-config lacks %q:\n%s%s", want, res.stdout, res.stderr)
+	}
+}
+
+// TestEnvironmentAllowListWithFerridriverToml: a project whose
+// ferridriver.toml has a [scripting] table keeps default-deny allowEnv;
+// reading a variable that is set but not allowed warns once, naming it and
+// the setting; FERRIDRIVER_SCRIPTING_ALLOWENV allows it; scripts (`run`)
+// never see more than allowEnv, even in a suite configured by cucumber-js.
+func TestEnvironmentAllowListWithFerridriverToml(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{"ferridriver.toml": "[scripting]\nallowEnv = [\"ENV\", \"BASE_URL\", \"TEST_TIMEOUT\"]\n"}
+	for k, v := range envSteps {
+		files[k] = v
+	}
+	files["support/steps.js"] = strings.Replace(envSteps["support/steps.js"], "setDefaultTimeout(Number(process.env.TEST_TIMEOUT))",
+		"setDefaultTimeout(Number(process.env.TEST_TIMEOUT))\nGiven('the secret is read twice', function () { this.attach(String(process.env.REAL_ONLY) + String(process.env.REAL_ONLY)) })", 1)
+	files["features/secret.feature"] = "Feature: secret\n  Scenario: secret\n    Given the secret is read twice\n  Scenario: again\n    Given the secret is read twice\n"
+	testenv.WriteFiles(t, dir, files)
+	link := filepath.Join(dir, "node_modules")
+	if err := os.Symlink(filepath.Join(npmPackagesDir(t), "node_modules"), link); err != nil {
+		t.Fatal(err)
+	}
+	env := []string{"ENV=local", "REAL_ONLY=from the shell", "NOT_READ=x"}
+	res := ferridriverWithEnv(t, dir, env, "bdd", "--format", "message:out.ndjson")
+	out, err := os.ReadFile(filepath.Join(dir, "out.ndjson"))
+	if err != nil {
+		t.Fatalf("exit %d: %v\n%s", res.code, err, res.stderr)
+	}
+	got := scenarioOutcomes(t, out)
+	if s := got["secret"]; !strings.Contains(s, "undefinedundefined") {
+		t.Errorf("a variable not in allowEnv is visible: %s", s)
+	}
+	// The dotenv file ENV selects is read: its allowed BASE_URL is seen.
+	if s := got["the site and the settings"]; !strings.Contains(s, "BASE_URL=http://local.test:8080") || !strings.Contains(s, "FROM_CONFIG=undefined") {
+		t.Errorf("allowEnv: %s", s)
+	}
+	warning := `process.env.REAL_ONLY is set but not visible to step code (default-deny): add "REAL_ONLY" to [scripting] allowEnv in ferridriver.toml`
+	if n := strings.Count(res.stderr, warning); n != 1 {
+		t.Errorf("the warning about REAL_ONLY appears %d times, want once:\n%s", n, res.stderr)
+	}
+	for _, quiet := range []string{"NOT_READ", "process.env.ENV "} {
+		if strings.Contains(res.stderr, quiet) {
+			t.Errorf("a warning about %s:\n%s", quiet, res.stderr)
+		}
+	}
+	pc := ferridriverWithEnv(t, dir, env, "bdd", "--print-config")
+	if want := "# environment mode: allowEnv (ferridriver.toml has a [scripting] table"; !strings.Contains(pc.stdout, want) {
+		t.Errorf("--print-config lacks %q:\n%s", want, pc.stdout)
+	}
+
+	// The environment override of allowEnv.
+	res = ferridriverWithEnv(t, dir, append(env, `FERRIDRIVER_SCRIPTING_ALLOWENV=["REAL_ONLY"]`), "bdd", "--format", "message:out.ndjson")
+	out, err = os.ReadFile(filepath.Join(dir, "out.ndjson"))
+	if err != nil {
+		t.Fatalf("exit %d: %v\n%s", res.code, err, res.stderr)
+	}
+	if s := scenarioOutcomes(t, out)["secret"]; !strings.Contains(s, "from the shellfrom the shell") {
+		t.Errorf("FERRIDRIVER_SCRIPTING_ALLOWENV='[\"REAL_ONLY\"]' does not show REAL_ONLY: %s\n%s", s, res.stderr)
+	}
+
+	// A script of a suite configured by cucumber-js alone: allowEnv.
+	scriptDir := t.TempDir()
+	testenv.WriteFiles(t, scriptDir, map[string]string{
+		"cucumber.js": "module.exports = { default: {} }\n",
+		"show.js":     "console.log('env=' + JSON.stringify(process.env))\n",
+	})
+	run := ferridriverWithEnv(t, scriptDir, env, "run", "show.js")
+	if !strings.Contains(run.stdout, "env={}") {
+		t.Errorf("a script sees more than allowEnv (exit %d):\n%s%s", run.code, run.stdout, run.stderr)
+	}
+}

@@ -157,16 +157,31 @@ func (vm *VM) processEnv() goja.Value {
 	for _, k := range sortedKeys(vm.opts.Env) {
 		env.Set(k, vm.opts.Env[k])
 	}
+	traps := &goja.ProxyTrapConfig{}
+	if vm.opts.OnHiddenEnv != nil {
+		traps.Get = func(target *goja.Object, property string, _ goja.Value) goja.Value {
+			v := target.Get(property)
+			if v == nil {
+				if src := vm.callerSource(); !src.IsLibrary() && !strings.Contains(src.URI, "node_modules/") {
+					vm.opts.OnHiddenEnv(property)
+				}
+				return goja.Undefined()
+			}
+			return v
+		}
+	}
 	if vm.opts.Host != HostBDD {
 		freeze, _ := goja.AssertFunction(rt.Get("Object").ToObject(rt).Get("freeze"))
 		freeze(goja.Undefined(), env)
-		return env
+		if traps.Get == nil {
+			return env
+		}
+		return rt.ToValue(rt.NewProxy(env, traps))
 	}
-	return rt.ToValue(rt.NewProxy(env, &goja.ProxyTrapConfig{
-		Set: func(target *goja.Object, property string, value, _ goja.Value) bool {
-			return target.Set(property, value.String()) == nil
-		},
-	}))
+	traps.Set = func(target *goja.Object, property string, value, _ goja.Value) bool {
+		return target.Set(property, value.String()) == nil
+	}
+	return rt.ToValue(rt.NewProxy(env, traps))
 }
 
 // stdStream is process.stdout (fd 1) or process.stderr (fd 2): a writer

@@ -42,8 +42,14 @@ type VMOptions struct {
 	// Dir is the project directory (process.cwd(), base of relative paths).
 	Dir string
 	// Env is exactly what process.env holds (the [scripting] allowEnv
-	// names present in the real environment). It is frozen.
+	// names present in the real environment, or all of it for a suite
+	// configured by cucumber-js). Frozen but in the bdd host.
 	Env map[string]string
+	// OnHiddenEnv, when set, is called with the name of a variable that
+	// code outside node_modules reads from process.env and that Env does
+	// not hold (the caller tells the user, once, that a variable set but
+	// not allowed was read).
+	OnHiddenEnv func(name string)
 	// WorldParameters is this.parameters of every World (a JSON value).
 	WorldParameters any
 	// Stdout and Stderr receive console output. Nil means os.Stdout/os.Stderr.

@@ -101,6 +101,9 @@ type Options struct {
 	Shard string
 	// Env is process.env in the VMs.
 	Env map[string]string
+	// OnHiddenEnv is called when step code reads a variable Env does not
+	// hold (jsbridge.VMOptions.OnHiddenEnv); nil for none.
+	OnHiddenEnv func(name string)
 	// ScriptCommands are the commands step code may run ([scripting.allow]
 	// commands), through the global `commands`.
 	ScriptCommands *capability.CommandSet

@@ -399,6 +399,7 @@ func newVM(opts Options, b *jsbridge.Bundle, stubs *jsbridge.LibraryIndex, worke
 		Host:            jsbridge.HostBDD,
 		Dir:             opts.Dir,
 		Env:             opts.Env,
+		OnHiddenEnv:     opts.OnHiddenEnv,
 		WorldParameters: opts.WorldParameters,
 		Stdout:          opts.Stdout,
 		Stderr:          opts.Stderr,

@@ -145,7 +145,7 @@ func runBDD(cmd *cobra.Command, args []string, f *bddFlags) error {
 	for _, note := range f.cucumber.notes(cmd) {
 		fmt.Fprintf(cmd.ErrOrStderr(), "ferridriver: %s\n", note)
 	}
-	opts.Env, opts.ScriptCommands = p.env, p.scriptCommands
+	opts.Env, opts.ScriptCommands, opts.OnHiddenEnv = p.env, p.scriptCommands, p.hiddenEnv
 	opts.Cache = bundleCache(cmd.ErrOrStderr())
 	stderr := cmd.ErrOrStderr()
 	stdout := cmd.OutOrStdout()

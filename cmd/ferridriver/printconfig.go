@@ -81,6 +81,12 @@ func printConfig(w io.Writer, cmd *cobra.Command, cfg *config.Config, opts runne
 	} else {
 		fmt.Fprintln(w, "# cucumber-js configuration: none")
 	}
+	mode := cfg.EnvMode()
+	name := "allowEnv"
+	if mode.Node {
+		name = "node"
+	}
+	fmt.Fprintf(w, "# environment mode: %s (%s)\n", name, mode.Why)
 	fmt.Fprintln(w, "[test]")
 	for _, key := range config.TestKeys() {
 		b, _ := json.Marshal(values[key])

@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"sync"
 
 	"github.com/ferridriver/ferridriver/config"
 	"github.com/ferridriver/ferridriver/jsbridge"
@@ -18,6 +19,9 @@ type project struct {
 	cfg            *config.Config
 	env            map[string]string
 	scriptCommands *capability.CommandSet
+	// hiddenEnv is called when first-party code reads a variable that is
+	// set but not in env: it warns once per name (nil in Node mode).
+	hiddenEnv func(name string)
 }
 
 // loadProject loads the configuration of the project in dir (the current
@@ -64,14 +68,40 @@ func loadProjectWith(dir, configFile string, load func(dir, file string) (*confi
 		cfg:            cfg,
 		env:            cfg.ProcessEnv(os.Environ()),
 		scriptCommands: commands,
+		hiddenEnv:      hiddenEnvWarning(cfg, os.Stderr),
 	}, nil
+}
+
+// hiddenEnvWarning returns the function that tells the user, once per
+// name, that code read a variable that is set but hidden from it, and
+// which setting shows it (nil when nothing is hidden).
+func hiddenEnvWarning(cfg *config.Config, w io.Writer) func(string) {
+	hidden := cfg.HiddenEnv(os.Environ())
+	if len(hidden) == 0 {
+		return nil
+	}
+	var warned sync.Map
+	return func(name string) {
+		if !hidden[name] {
+			return
+		}
+		if _, done := warned.LoadOrStore(name, true); !done {
+			fmt.Fprintf(w, "ferridriver: warning: %s\n", cfg.HiddenEnvNote(name))
+		}
+	}
 }
 
 // newVM returns a VM of host for the project: process.env's allow-list and
 // the [scripting.allow] commands are set; the caller loads the extensions
 // and closes it.
 func (p *project) newVM(host string, stdout, stderr io.Writer) (*jsbridge.VM, error) {
-	vm, err := jsbridge.NewVM(nil, jsbridge.VMOptions{Host: host, Dir: p.dir, Env: p.env, Stdout: stdout, Stderr: stderr})
+	opts := jsbridge.VMOptions{Host: host, Dir: p.dir, Env: p.env, Stdout: stdout, Stderr: stderr}
+	if host == jsbridge.HostScript {
+		// Scripts are first-party code, as step files: they hear about a
+		// hidden variable; tools and the MCP server's code do not.
+		opts.OnHiddenEnv = p.hiddenEnv
+	}
+	vm, err := jsbridge.NewVM(nil, opts)
 	if err != nil {
 		return nil, &ExitError{Code: exitUsage, Err: err}
 	}

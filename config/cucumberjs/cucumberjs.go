@@ -73,6 +73,9 @@ type Result struct {
 	// Options are the merged options with cucumber-js's names, as in its
 	// configuration objects (argv profiles are parsed into that form).
 	Options map[string]any
+	// Env is process.env as a JavaScript file left it (dotenv called in
+	// it adds to it); nil for JSON and YAML files.
+	Env map[string]string
 }
 
 // Error is a configuration problem, naming the file.
@@ -99,6 +102,7 @@ func Load(dir, file string, profiles []string, env map[string]string) (*Result, 
 	}
 	ext := strings.ToLower(filepath.Ext(abs))
 	var defs map[string]any
+	var finalEnv map[string]string
 	switch ext {
 	case ".json", ".yaml", ".yml":
 		data, err := os.ReadFile(abs)
@@ -115,11 +119,11 @@ func Load(dir, file string, profiles []string, env map[string]string) (*Result, 
 		}
 		defs = m
 	case ".js", ".cjs", ".mjs", ".ts", ".cts", ".mts":
-		m, err := evaluate(dir, abs, commonJS(abs), env)
+		m, e, err := evaluate(dir, abs, commonJS(abs), env)
 		if err != nil {
 			return nil, fail("%v", err)
 		}
-		defs = m
+		defs, finalEnv = m, e
 	default:
 		return nil, fail("unsupported configuration file extension %q", ext)
 	}
@@ -141,7 +145,7 @@ func Load(dir, file string, profiles []string, env map[string]string) (*Result, 
 		}
 		merge(merged, opts)
 	}
-	return &Result{File: rel, Profiles: profiles, Options: merged}, nil
+	return &Result{File: rel, Profiles: profiles, Options: merged, Env: finalEnv}, nil
 }
 
 // commonJS says whether Node would load the file as CommonJS: .cjs/.cts,
@@ -170,26 +174,27 @@ func commonJS(path string) bool {
 // evaluate bundles and runs a JavaScript configuration file and returns
 // its profile definitions: module.exports for CommonJS, the module's
 // exports for an ES module; a default function is called (and awaited)
-// for the profiles it returns.
-func evaluate(dir, path string, cjs bool, env map[string]string) (map[string]any, error) {
+// for the profiles it returns. It also returns process.env as the file
+// left it.
+func evaluate(dir, path string, cjs bool, env map[string]string) (map[string]any, map[string]string, error) {
 	tmp, err := os.MkdirTemp("", "ferridriver-cucumber-config-")
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer os.RemoveAll(tmp)
 	q, _ := json.Marshal(path)
 	entry := filepath.Join(tmp, "entry.mjs")
 	src := fmt.Sprintf("import * as ns from %s;\nglobalThis.__ferridriverCucumberConfig = ns;\n", q)
 	if err := os.WriteFile(entry, []byte(src), 0o600); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	b, err := jsbridge.Build(jsbridge.BundleOptions{Entries: []string{entry}, Dir: dir})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	vm, err := jsbridge.NewVM(nil, jsbridge.VMOptions{Host: jsbridge.HostBDD, Dir: dir, Env: env})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer vm.Close()
 	rt := vm.Runtime()
@@ -203,12 +208,12 @@ func evaluate(dir, path string, cjs bool, env map[string]string) (map[string]any
 		proc.Set("env", penv)
 	}
 	if err := vm.Evaluate(b, "", 30*time.Second); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	ns := rt.GlobalObject().Get("__ferridriverCucumberConfig")
 	obj, ok := ns.(*goja.Object)
 	if !ok {
-		return nil, errors.New("does not export an object")
+		return nil, nil, errors.New("does not export an object")
 	}
 	if cjs {
 		// import * of CommonJS: module.exports is the default export.
@@ -219,16 +224,16 @@ func evaluate(dir, path string, cjs bool, env map[string]string) (map[string]any
 	if fn, ok := goja.AssertFunction(obj.Get("default")); ok {
 		for _, k := range obj.Keys() {
 			if k != "default" && k != "__esModule" {
-				return nil, errors.New("invalid profiles: a default function is given, so no other profile may be exported (the function returns them)")
+				return nil, nil, errors.New("invalid profiles: a default function is given, so no other profile may be exported (the function returns them)")
 			}
 		}
 		v, err := vm.Call(fn, goja.Undefined(), nil, 30*time.Second, "the default function of the configuration")
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		profiles, ok := v.(*goja.Object)
 		if !ok {
-			return nil, errors.New("the default function must return an object of profiles")
+			return nil, nil, errors.New("the default function must return an object of profiles")
 		}
 		out := rt.NewObject()
 		out.Set("default", rt.NewObject())
@@ -237,16 +242,22 @@ func evaluate(dir, path string, cjs bool, env map[string]string) (map[string]any
 		}
 		obj = out
 	}
+	finalEnv := map[string]string{}
+	for _, k := range penv.Keys() {
+		if v := penv.Get(k); v != nil && !goja.IsUndefined(v) && !goja.IsNull(v) {
+			finalEnv[k] = v.String()
+		}
+	}
 	s, err := vm.JSONString(obj)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	var m map[string]any
 	if err := json.Unmarshal([]byte(s), &m); err != nil || m == nil {
-		return nil, errors.New("does not export an object")
+		return nil, nil, errors.New("does not export an object")
 	}
 	delete(m, "__esModule")
-	return m, nil
+	return m, finalEnv, nil
 }
 
 // normalise turns YAML's map[string]any/[]any (and ints) into JSON's forms.
