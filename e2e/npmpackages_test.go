@@ -77,7 +77,7 @@ func npmPackagesServer(t *testing.T) *httptest.Server {
 // scenario of its name (but pngjs and pixelmatch, which share one).
 var npmPackages = []string{
 	"fs-extra", "dotenv", "axios", "chai", "expect", "@faker-js/faker", "lodash", "dayjs", "uuid", "pngjs",
-	"pixelmatch", "ajv", "zod", "csv-parse", "jsonpath-plus", "form-data", "node-fetch", "winston", "yaml",
+	"pixelmatch", "ajv", "zod", "csv-parse", "jsonpath-plus", "jsonpath", "form-data", "node-fetch", "winston", "yaml",
 	"@cucumber/cucumber types",
 }
 

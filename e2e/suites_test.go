@@ -281,7 +281,7 @@ Given('a step that takes 300 ms', function () { return new Promise((r) => setTim
 	".env.local": "BASE_URL=http://local.test:8080\nTEST_ENV=local\nTEST_TIMEOUT=100\n",
 	".env.dev":   "BASE_URL=http://dev.test\nTEST_ENV=dev\nTEST_TIMEOUT=2000\n",
 	// dotenv called inside the configuration file itself.
-	".env.config":  "FROM_CONFIG=set by cucumber.js\nAPI_URL=http://api.test\n",
+	".env.config": "FROM_CONFIG=set by cucumber.js\nAPI_URL=http://api.test\n",
 	"cucumber.js": `require('dotenv').config({ path: '.env.config', quiet: true })
 module.exports = { default: { require: ['support/*.js'], worldParameters: { apiUrl: process.env.API_URL } } }
 `,
@@ -391,5 +391,128 @@ func TestEnvironmentAllowListWithFerridriverToml(t *testing.T) {
 	run := ferridriverWithEnv(t, scriptDir, env, "run", "show.js")
 	if !strings.Contains(run.stdout, "env={}") {
 		t.Errorf("a script sees more than allowEnv (exit %d):\n%s%s", run.code, run.stdout, run.stderr)
+	}
+}
+
+// requireFixture is a project whose packages (in support/node_modules,
+// written for the test) find and load their dependencies at run time as
+// CommonJS packages do: require.resolve, require.cache, module.paths,
+// require of a computed name, Module.createRequire, and
+// new Module()._compile of a source read and patched (jsonpath's
+// aesprim.js pattern).
+var requireFixture = map[string]string{
+	"cucumber.js": "module.exports = { default: { require: ['support/*.js'] } }\n",
+	"features/require.feature": `Feature: packages that probe for their dependencies
+
+  Scenario: require.resolve finds a dependency's file
+    Then the probe resolves its dependency
+
+  Scenario: a patched source compiled with Module._compile
+    Then the patched parser accepts "@"
+
+  Scenario: a module loaded by a computed name
+    Then the plugin named by a variable loads
+
+  Scenario: require.cache and module.paths
+    Then the module cache and paths are Node's
+`,
+	"support/steps.js": `const { Then } = require('@cucumber/cucumber')
+const path = require('path')
+const probe = require('probe')
+const rel = (p) => path.relative(process.cwd(), p)
+Then('the probe resolves its dependency', function () {
+  this.attach(rel(probe.resolved) + ' ' + rel(probe.resolvedJSON) + ' ' + probe.parserName)
+})
+Then('the patched parser accepts {string}', function (ch) {
+  this.attach(String(probe.parser.isIdentifierStart(ch.charCodeAt(0))) + ' ' + probe.parser.version)
+})
+Then('the plugin named by a variable loads', function () {
+  this.attach(probe.loadPlugin('upper')('plugin') + ' ' + probe.loadPlugin('./local-plugin')('x'))
+})
+Then('the module cache and paths are Node\'s', function () {
+  this.attach(probe.paths.map(rel).slice(0, 2).join(',') + ' ' + probe.cacheIsObject + ' ' + rel(probe.filename))
+})
+`,
+	"support/node_modules/probe/package.json": `{"name": "probe", "version": "1.0.0", "main": "lib/index.js"}`,
+	"support/node_modules/probe/lib/index.js": `var fs = require('fs')
+var Module = require('module')
+var file = require.resolve('tiny-parser')
+var source = fs.readFileSync(file, 'utf-8')
+// Accept '@' in identifiers, as jsonpath patches esprima.
+source = source.replace(/return \(ch >= 97/, 'return ch === 64 || (ch >= 97')
+var m = new Module('patched')
+m._compile(source, __filename)
+exports.parser = m.exports
+exports.resolved = file
+exports.resolvedJSON = require.resolve('tiny-parser/package.json')
+exports.parserName = require(require.resolve('tiny-parser/package.json')).name
+exports.loadPlugin = function (name) {
+  var spec = name.charAt(0) === '.' ? name : 'probe-plugin-' + name
+  return require(spec)
+}
+exports.paths = module.paths
+exports.filename = module.filename
+exports.cacheIsObject = typeof require.cache === 'object' && require.cache !== null
+`,
+	"support/node_modules/probe/lib/local-plugin.js": "module.exports = function (s) { return 'local:' + s }\n",
+	"support/node_modules/tiny-parser/package.json":  `{"name": "tiny-parser", "version": "2.0.0", "exports": {".": {"import": "./esm.mjs", "require": "./parser.js"}, "./package.json": "./package.json"}}`,
+	"support/node_modules/tiny-parser/esm.mjs":       "export default 'the ESM build must not be picked by require'\n",
+	"support/node_modules/tiny-parser/parser.js": `(function (root, factory) {
+  if (typeof exports !== 'undefined') factory(exports)
+  else factory(root.tinyParser = {})
+}(this, function (exports) {
+  function isIdentifierStart(ch) {
+    return (ch >= 97 && ch <= 122)
+  }
+  exports.isIdentifierStart = isIdentifierStart
+  exports.version = '2.0.0'
+}))
+`,
+	"support/node_modules/probe-plugin-upper/index.js": "module.exports = function (s) { return s.toUpperCase() }\n",
+}
+
+// TestPackagesThatProbeForDependencies: the require patterns of CommonJS
+// packages give what they give under cucumber-js 13 (Node).
+func TestPackagesThatProbeForDependencies(t *testing.T) {
+	dir := t.TempDir()
+	testenv.WriteFiles(t, dir, requireFixture)
+	sameAsCucumberJS(t, dir, nil)
+	out, err := os.ReadFile(filepath.Join(dir, "ferri.ndjson"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := scenarioOutcomes(t, out)
+	for name, want := range map[string]string{
+		"require.resolve finds a dependency's file":      "support/node_modules/tiny-parser/parser.js support/node_modules/tiny-parser/package.json tiny-parser",
+		"a patched source compiled with Module._compile": "true 2.0.0",
+		"a module loaded by a computed name":             "PLUGIN local:x",
+		"require.cache and module.paths":                 "support/node_modules/probe/lib/node_modules,support/node_modules/probe/node_modules true support/node_modules/probe/lib/index.js",
+	} {
+		if !strings.Contains(got[name], want) {
+			t.Errorf("%s: %q, want %q", name, got[name], want)
+		}
+	}
+}
+
+// TestLoadErrorNamesThePackageFile: an exception thrown while a package
+// loads names the package's file and line, and the suite's import.
+func TestLoadErrorNamesThePackageFile(t *testing.T) {
+	dir := t.TempDir()
+	testenv.WriteFiles(t, dir, map[string]string{
+		"features/a.feature":                           "Feature: a\n  Scenario: s\n    Given a step\n",
+		"steps/steps.js":                               "const { Given } = require('@cucumber/cucumber')\nconst broken = require('broken')\nGiven('a step', function () {})\n",
+		"node_modules/broken/package.json":             `{"name": "broken", "main": "index.js"}`,
+		"node_modules/broken/index.js":                 "var ok = 1\nvar dep = require.resolve('a-missing-dependency')\nmodule.exports = dep\n",
+		"node_modules/@cucumber/cucumber/index.js":     "module.exports = {}\n",
+		"node_modules/@cucumber/cucumber/package.json": `{"name": "@cucumber/cucumber", "main": "index.js"}`,
+	})
+	res := ferridriver(t, dir, "bdd")
+	if res.code != 2 {
+		t.Fatalf("exit %d, want 2:\n%s%s", res.code, res.stdout, res.stderr)
+	}
+	for _, want := range []string{"node_modules/broken/index.js:2", "Cannot find module 'a-missing-dependency'", "steps/steps.js:2"} {
+		if !strings.Contains(res.stderr, want) {
+			t.Errorf("the load error lacks %q:\n%s", want, res.stderr)
+		}
 	}
 }

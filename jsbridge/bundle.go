@@ -491,7 +491,23 @@ func withFileLocals(src, path string) string {
 		// Kept on the first line so that source positions do not move.
 		src = "var __dirname = " + string(d) + ", __filename = " + string(f) + "; " + src
 	}
+	if moduleFieldsRE.MatchString(src) {
+		// A CommonJS module that reads what Node's module object has and
+		// esbuild's lacks: its file and where it finds packages.
+		f, _ := json.Marshal(path)
+		paths, _ := json.Marshal(nodeModulePaths(filepath.Dir(path)))
+		src = "if (typeof module === \"object\" && module) { module.id = module.filename = " + string(f) + "; module.path = " + string(mustJSON(filepath.Dir(path))) + "; module.paths = " + string(paths) + "; module.loaded = false; } " + src
+	}
 	return src
+}
+
+// moduleFieldsRE finds reads of Node's module object fields that esbuild's
+// CommonJS wrapper does not give.
+var moduleFieldsRE = regexp.MustCompile(`\bmodule\.(paths|filename|id|path)\b`)
+
+func mustJSON(v any) []byte {
+	b, _ := json.Marshal(v)
+	return b
 }
 
 func loaderFor(path string) api.Loader {

@@ -217,15 +217,37 @@ func (vm *VM) relPath(loc string) string {
 // FirstUserFrame returns "file:line" of the first stack frame in the user's
 // code, or "".
 func (e *JSError) FirstUserFrame() string {
-	for _, line := range strings.Split(e.Stack, "\n")[1:] {
-		t := strings.TrimPrefix(strings.TrimSpace(line), "at ")
-		if i := strings.LastIndex(t, " ("); i >= 0 {
-			t = t[i+2 : len(t)-1]
-		}
+	for _, t := range e.frameLocations() {
 		if strings.Contains(t, "node_modules/") {
 			continue
 		}
 		return t
 	}
 	return ""
+}
+
+// ThrowSite returns "file:line:col" of the stack's first frame, where the
+// error was thrown (a package's file, maybe), or "".
+func (e *JSError) ThrowSite() string {
+	if l := e.frameLocations(); len(l) > 0 {
+		return l[0]
+	}
+	return ""
+}
+
+// frameLocations are the locations of the stack's frames, in order (the
+// message before them may span several lines).
+func (e *JSError) frameLocations() []string {
+	var out []string
+	for _, line := range strings.Split(e.Stack, "\n") {
+		t, ok := strings.CutPrefix(strings.TrimSpace(line), "at ")
+		if !ok {
+			continue
+		}
+		if i := strings.LastIndex(t, " ("); i >= 0 && strings.HasSuffix(t, ")") {
+			t = t[i+2 : len(t)-1]
+		}
+		out = append(out, t)
+	}
+	return out
 }

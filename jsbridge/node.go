@@ -98,11 +98,7 @@ func init() {
 	RegisterModule("node:vm", script("vm.js", nil))
 	RegisterModule("node:worker_threads", script("worker_threads.js", nil))
 	RegisterModule("node:module", func(vm *VM) (goja.Value, error) {
-		names := make([]any, 0, len(nodeCoreModules))
-		for _, n := range sortedKeys(nodeCoreModules) {
-			names = append(names, n)
-		}
-		return vm.nodeScript("module.js", vm.rt.NewArray(names...))
+		return vm.nodeScript("module.js", vm.moduleBinding())
 	})
 }
 

@@ -327,24 +327,31 @@ func (vm *VM) installGlobals() error {
 		vm.moduleExports = call.Argument(0)
 		return goja.Undefined()
 	})
-	// require() for code that is not bundled (run_script sources): the
-	// same builtin modules, Node's bare names ("fs") included; anything
-	// else goja_nodejs knows, then a clear error instead of goja_nodejs'
-	// "Invalid module".
+	// The global require: what bundled code calls for a request esbuild
+	// left to run time (require(variable), require.resolve, require.cache)
+	// and what scripts (run_script sources, not bundled) call. Builtin
+	// modules, Node's bare names ("fs") included; in the bdd host, files
+	// and packages resolved from the calling file (node:module's loader);
+	// elsewhere a clear error instead of goja_nodejs' "Invalid module".
 	nodeRequire, _ := goja.AssertFunction(g.Get("require"))
-	g.Set("require", func(call goja.FunctionCall) goja.Value {
+	globalRequire := rt.ToValue(func(call goja.FunctionCall) goja.Value {
 		name := builtinName(call.Argument(0).String())
 		v, err := vm.require(name)
 		if err == nil {
 			return v
 		}
 		if !strings.HasPrefix(name, "node:") {
+			if vm.opts.Host == HostBDD && CurrentFrame(vm) == nil && !isBuiltin(name) {
+				return vm.runtimeRequire(call.Argument(0))
+			}
 			if v, nerr := nodeRequire(goja.Undefined(), call.Arguments...); nerr == nil {
 				return v
 			}
 		}
 		panic(ErrorValue(rt, fmt.Errorf("require: %w (scripts are not bundled: only ferridriver's builtin modules can be required)", err)))
-	})
+	}).(*goja.Object)
+	vm.lazyRequireMembers(globalRequire)
+	g.Set("require", globalRequire)
 	vm.installJSONStringify()
 	vm.installTimers()
 	vm.installConsole()
@@ -436,8 +443,16 @@ type LoadError struct{ Err error }
 func (e *LoadError) Error() string {
 	var je *JSError
 	if ok := asJSError(e.Err, &je); ok {
-		if f := je.FirstUserFrame(); f != "" {
-			return f + ": " + je.Error()
+		user, site := je.FirstUserFrame(), je.ThrowSite()
+		switch {
+		case site != "" && site != user && strings.Contains(site, "node_modules/") && user != "":
+			// A package failed as it loaded: its file first, then the
+			// project's import that loaded it.
+			return site + ": " + je.Error() + "\n  (while loading the package imported at " + user + ")"
+		case site != "" && user == "":
+			return site + ": " + je.Error()
+		case user != "":
+			return user + ": " + je.Error()
 		}
 	}
 	return e.Err.Error()

@@ -50,6 +50,9 @@ Feature: the npm packages that step files use
   Scenario: jsonpath-plus
     Then jsonpath-plus selects the cheap books
 
+  Scenario: jsonpath
+    Then jsonpath queries the books with a filter
+
   Scenario: form-data
     Then form-data posts fields and a file to the server
 
