@@ -42,20 +42,28 @@ export { defineParameterType as ParameterType } from '@cucumber/cucumber'
 // binary with the sample's own steps and arguments, and compares our
 // message stream with the kit's as cucumber-js does: the same sequence of
 // envelope types, then deep equality ignoring volatile keys. Every
-// envelope must also be valid against the official JSON schema.
+// envelope must also be valid against the official JSON schema. Each
+// sample runs with the built-in step library off, again with 3 workers,
+// and once more with the default configuration (the library on), which a
+// project that does not use the library must not notice.
 func TestCCK(t *testing.T) {
 	features := oracles.CCKFeatures(t)
 	entries, err := os.ReadDir(features)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var passed, total atomic.Int32
+	var passed, passedDefault, total atomic.Int32
 	var mu sync.Mutex
-	var failed []string
+	var failed, failedDefault []string
 	t.Cleanup(func() {
 		msg := fmt.Sprintf("CCK: %d/%d samples passed (%d skipped: %s)", passed.Load(), total.Load(), len(cckSkips), strings.Join(sortedKeys(cckSkips), ", "))
 		if len(failed) > 0 {
 			msg += "; failed: " + strings.Join(failed, ", ")
+		}
+		fmt.Println(msg)
+		msg = fmt.Sprintf("CCK with the default configuration (built-in library on): %d/%d samples passed", passedDefault.Load(), total.Load())
+		if len(failedDefault) > 0 {
+			msg += "; failed: " + strings.Join(failedDefault, ", ")
 		}
 		fmt.Println(msg)
 	})
@@ -70,10 +78,10 @@ func TestCCK(t *testing.T) {
 				t.Skip(why)
 			}
 			t.Parallel()
-			ok := t.Run("compare", func(t *testing.T) { runCCKSample(t, filepath.Join(features, name), name) })
+			ok := t.Run("compare", func(t *testing.T) { runCCKSample(t, filepath.Join(features, name), name, false) })
 			// The same stream whatever the number of workers: only the
 			// test run hooks, which run once per worker, are per worker.
-			ok = t.Run("parallel", func(t *testing.T) { runCCKSample(t, filepath.Join(features, name), name, "--parallel", "3") }) && ok
+			ok = t.Run("parallel", func(t *testing.T) { runCCKSample(t, filepath.Join(features, name), name, false, "--parallel", "3") }) && ok
 			if ok {
 				passed.Add(1)
 			} else {
@@ -81,21 +89,32 @@ func TestCCK(t *testing.T) {
 				failed = append(failed, name)
 				mu.Unlock()
 			}
+			if t.Run("default configuration", func(t *testing.T) { runCCKSample(t, filepath.Join(features, name), name, true) }) {
+				passedDefault.Add(1)
+			} else {
+				mu.Lock()
+				failedDefault = append(failedDefault, name)
+				mu.Unlock()
+			}
 		})
 	}
 }
 
-func runCCKSample(t *testing.T, src, name string, extraArgs ...string) {
+// runCCKSample runs one sample and compares its stream with the kit's;
+// withLibrary leaves the built-in step library at its default (on).
+func runCCKSample(t *testing.T, src, name string, withLibrary bool, extraArgs ...string) {
 	dir := t.TempDir()
 	sampleDir := filepath.Join(dir, "samples", name)
 	if err := os.CopyFS(sampleDir, os.DirFS(src)); err != nil {
 		t.Fatal(err)
 	}
+	builtinSteps := "builtinSteps = false\n"
+	if withLibrary {
+		builtinSteps = ""
+	}
 	testenv.WriteFiles(t, dir, map[string]string{
 		"fake-cucumber.ts": fakeCucumberShim,
-		// The kit's streams list only the sample's own definitions, so the
-		// built-in step library is off.
-		"ferridriver.toml": fmt.Sprintf("[test]\nsteps = [\"samples/%s/*.ts\"]\nbuiltinSteps = false\n\n[bundler]\nalias = { \"@cucumber/fake-cucumber\" = \"./fake-cucumber.ts\" }\n", name),
+		"ferridriver.toml": fmt.Sprintf("[test]\nsteps = [\"samples/%s/*.ts\"]\n%s\n[bundler]\nalias = { \"@cucumber/fake-cucumber\" = \"./fake-cucumber.ts\" }\n", name, builtinSteps),
 	})
 	args := []string{"bdd", "--format", "message:out.ndjson", "--format", "summary"}
 	if extra, err := os.ReadFile(filepath.Join(src, name+".arguments.txt")); err == nil {

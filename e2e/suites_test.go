@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -131,6 +132,11 @@ func TestHookArgumentsMatchCucumberJS(t *testing.T) {
 	if outcome := scenarioOutcomes(t, out)["passes"]; !strings.Contains(outcome, "the passed branch ran") {
 		t.Errorf("the After hook's Status.PASSED branch did not run for a passed scenario: %s", outcome)
 	}
+	// The project uses no built-in step: none of the library's
+	// definitions is in its stream.
+	if n := strings.Count(string(out), "ferridriver:steps/"); n != 0 {
+		t.Errorf("the stream names the built-in library %d times", n)
+	}
 }
 
 // cucumberJS11 runs cucumber-js 11 (tools/oracles/cucumber11) in dir,
@@ -234,9 +240,28 @@ func compareOutcomes(t *testing.T, dir string, fd, cj runResult) {
 	if g, w := strings.Join(sortedOutcomeKeys(got), ", "), strings.Join(sortedOutcomeKeys(want), ", "); g != w {
 		t.Errorf("scenarios: ferridriver %s; cucumber-js %s", g, w)
 	}
+	// The same definitions: the built-in step library, which these
+	// projects do not use, stays out of the stream.
+	if g, w := definitionCounts(read("ferri.ndjson")), definitionCounts(read("cucumber.ndjson")); g != w {
+		t.Errorf("definitions in the stream: ferridriver %s; cucumber-js %s", g, w)
+	}
 	if t.Failed() {
 		t.Logf("ferridriver stderr:\n%s", fd.stderr)
 	}
+}
+
+// definitionCounts counts a stream's definition envelopes by kind.
+func definitionCounts(ndjson []byte) string {
+	counts := map[string]int{}
+	for _, line := range strings.Split(string(ndjson), "\n") {
+		for _, kind := range []string{"stepDefinition", "hook", "parameterType", "undefinedParameterType"} {
+			if strings.HasPrefix(line, `{"`+kind+`":`) {
+				counts[kind]++
+			}
+		}
+	}
+	return fmt.Sprintf("%d step definitions, %d hooks, %d parameter types, %d undefined parameter types",
+		counts["stepDefinition"], counts["hook"], counts["parameterType"], counts["undefinedParameterType"])
 }
 
 // sameAsCucumberJSWithPackages is sameAsCucumberJS for a project whose

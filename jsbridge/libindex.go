@@ -7,31 +7,24 @@ import (
 	"os"
 )
 
-// A run whose features use none of the built-in library's steps need not
-// compile and evaluate the library (hundreds of steps): its definitions are
-// only needed for matching, for the messages that list them and for the
-// suggestions of undefined steps, and all of that is known without
-// running it. LibraryIndex is what the library registers, recorded once per
-// library (in the Cache); a VM created with it as VMOptions.Stubs starts
-// with those definitions in its Registry, at the indexes the library's
-// evaluation would give them, without their functions. The runner decides
-// before creating its VMs whether the library is needed (runner/lazylib.go).
-
 // LibraryIndex is what a library's evaluation registers, in order, without
-// the functions.
+// the functions: recorded once per library (in the Cache), it lets a run
+// that has no use for the library leave it unloaded. A VM created with it
+// as VMOptions.Stubs starts with those definitions in its Registry, at the
+// indexes the library's evaluation would give them, without their
+// functions. Which library definitions a run loads and reports is the
+// runner's decision (runner/builtins.go); the index only records facts.
 type LibraryIndex struct {
 	Steps      []StepDef      `json:"steps"`
 	Hooks      []HookDef      `json:"hooks"`
 	ParamTypes []ParamTypeDef `json:"paramTypes"`
 	Order      []Def          `json:"order"`
-	// Eager says that the library does more than register steps,
-	// parameter types and step hooks (BeforeStep, AfterStep): a
-	// test-case or test-run hook, a World constructor, a default timeout,
-	// a function wrapper, a tool, wrapper options... Such a library must be
-	// loaded in every run.
-	Eager bool `json:"eager"`
-	// Why names the first reason for Eager.
-	Why string `json:"why,omitempty"`
+	// Extra names the first thing the library does at load besides
+	// registering steps, parameter types and step hooks (BeforeStep,
+	// AfterStep): a test-case or test-run hook, a World constructor, a
+	// default timeout, a function wrapper, a tool, wrapper options...; ""
+	// when it does nothing else.
+	Extra string `json:"extra,omitempty"`
 }
 
 // IndexLibrary evaluates lib alone in a new VM (configured by opts) and
@@ -52,22 +45,22 @@ func IndexLibrary(lib *Library, cache *Cache, opts VMOptions) (*LibraryIndex, er
 // index describes a registry that holds the library's definitions alone.
 func (r *Registry) index() *LibraryIndex {
 	x := &LibraryIndex{Order: append([]Def(nil), r.Order...)}
-	eager := func(why string) {
-		if !x.Eager {
-			x.Eager, x.Why = true, why
+	extra := func(what string) {
+		if x.Extra == "" {
+			x.Extra = what
 		}
 	}
 	for _, s := range r.Steps {
 		d := *s
 		if d.WrapperOptions != nil {
-			eager(fmt.Sprintf("step %q has wrapperOptions", d.Pattern))
+			extra(fmt.Sprintf("step %q has wrapperOptions", d.Pattern))
 		}
 		d.WrapperOptions, d.fn, d.fnValue = nil, nil, nil
 		x.Steps = append(x.Steps, d)
 	}
 	for _, h := range r.Hooks {
 		if h.Kind != BeforeStep && h.Kind != AfterStep {
-			eager(h.Kind.String() + " hook at " + h.Source.String())
+			extra(h.Kind.String() + " hook at " + h.Source.String())
 		}
 		d := *h
 		d.fn, d.fnValue = nil, nil
@@ -80,13 +73,13 @@ func (r *Registry) index() *LibraryIndex {
 	}
 	switch {
 	case len(r.Tools) > 0:
-		eager("a tool")
+		extra("a tool")
 	case r.worldCtor != nil:
-		eager("a World constructor")
+		extra("a World constructor")
 	case r.wrapper != nil:
-		eager("a definition function wrapper")
+		extra("a definition function wrapper")
 	case r.defaultTimeoutSet:
-		eager("a default timeout")
+		extra("a default timeout")
 	}
 	return x
 }
@@ -121,7 +114,7 @@ func (r *Registry) preset(x *LibraryIndex) {
 
 // errStub is the failure of a definition of a library that was not
 // loaded: the runner loads the library whenever a test case could use it,
-// so this is a bug of that decision.
+// so this is a bug of that decision (runner/builtins.go).
 var errStub = errors.New("ferridriver did not load its built-in step library for this run, but a step used it (please report this; [test] builtinSteps = false avoids it)")
 
 // libraryIndexEntry is an index in the Cache.

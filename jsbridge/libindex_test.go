@@ -27,8 +27,8 @@ func TestIndexLibrary(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if x.Eager != (tc.why != "") || !strings.HasPrefix(x.Why, tc.why) {
-			t.Errorf("%q: eager %v (%s), want %q", tc.extra, x.Eager, x.Why, tc.why)
+		if (x.Extra != "") != (tc.why != "") || !strings.HasPrefix(x.Extra, tc.why) {
+			t.Errorf("%q: extra %q, want %q", tc.extra, x.Extra, tc.why)
 		}
 		if len(x.Steps) < 1 || x.Steps[0].Pattern != "I pick {hue}" || x.Steps[0].Source.String() != "ferridriver:lib/index.ts:3" || len(x.ParamTypes) != 1 || x.ParamTypes[0].Regexps[0] != "red|blue" {
 			t.Errorf("%q: index %+v", tc.extra, x)

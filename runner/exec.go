@@ -219,9 +219,18 @@ func (w *worker) pickleStep(st *plannedStep, tc *plannedCase, world *goja.Object
 	case len(st.defs) > 1:
 		return jsbridge.Outcome{Status: messages.TestStepResultStatusAmbiguous}, false, nil
 	case len(st.defs) == 0:
-		// The code that would define the step, then the built-in steps
-		// that come close (Gherkin snippets; none without the library).
-		snippets := append(w.run.matcher.snippets(st.pickleStep, w.run.opts.SnippetInterface), w.run.matcher.builtinSnippets(st.pickleStep.Text, st.pickleStep.Type != nil && *st.pickleStep.Type == messages.PickleStepTypeOutcome)...)
+		// The code that would define the step, then, in a run that uses
+		// the built-in library, the built-in steps that come close
+		// (Gherkin snippets). A run that does not use it is a plain
+		// cucumber-js project's: its stream has cucumber-js's snippets,
+		// and the close built-in steps are said on stderr, once.
+		outcome := st.pickleStep.Type != nil && *st.pickleStep.Type == messages.PickleStepTypeOutcome
+		snippets := w.run.matcher.snippets(st.pickleStep, w.run.opts.SnippetInterface)
+		if w.run.libraryUsed {
+			snippets = append(snippets, w.run.matcher.builtinSnippets(st.pickleStep.Text, outcome)...)
+		} else {
+			w.run.hintBuiltins(st.pickleStep.Text, outcome)
+		}
 		emit(&messages.Envelope{Suggestion: &messages.Suggestion{ID: newID(), PickleStepID: st.pickleStep.ID, Snippets: snippets}})
 		return jsbridge.Outcome{Status: messages.TestStepResultStatusUndefined}, false, nil
 	case state.failedish || w.run.opts.DryRun || w.run.interrupted():

@@ -49,6 +49,12 @@ type Run struct {
 	hookIDs          []string
 	hookTags         []tagexpressions.Evaluatable
 	definitions      []*messages.Envelope
+	// libraryUsed says that the run reports built-in steps: its
+	// undefined steps' suggestions then propose built-in steps too.
+	libraryUsed bool
+	// builtinHints are the undefined step texts whose close built-in
+	// steps were printed on stderr (a run that does not use the library).
+	builtinHints sync.Map
 
 	// commands holds the persistent processes step code starts; shared by
 	// the workers and closed at the end of the run.
@@ -140,20 +146,18 @@ func Prepare(opts Options) (*Run, error) {
 	}()
 
 	// Worker 0's VM is created while the features parse and the code
-	// bundles. Without the library's index, the bundle then loads at once;
-	// with it, what loads depends on the features (lazylib.go).
+	// bundles. What it loads of the built-in library is builtinLibrary's
+	// decision: when it does not depend on the features, the bundle loads
+	// at once; otherwise once the pickles are selected.
 	vm0 := r.startVM0()
-	stubs := libraryIndex(opts)
-	var projectBundle *jsbridge.Bundle
+	lib := newBuiltinLibrary(opts)
 	entries, err := projectEntries(opts)
-	if err == nil && stubs != nil {
-		projectBundle, err = bundle(opts, entries, false)
+	var first *jsbridge.Bundle
+	if err == nil {
+		first, err = lib.bundle(entries)
 	}
-	if err == nil && stubs == nil {
-		var b *jsbridge.Bundle
-		if b, err = bundle(opts, entries, true); err == nil {
-			err = r.loadVM0(vm0, b, nil)
-		}
+	if err == nil && lib.decided() {
+		err = r.loadVM0(vm0, first, nil)
 	}
 	if err != nil {
 		vm0.discard()
@@ -189,13 +193,8 @@ func Prepare(opts Options) (*Run, error) {
 		}
 	}
 	selected = kept
-	if stubs != nil {
-		need, err := libraryNeeded(stubs, projectBundle, selected, opts.DryRun)
-		b := projectBundle
-		if err == nil && need {
-			stubs = nil
-			b, err = bundle(opts, entries, true)
-		}
+	if !lib.decided() {
+		b, stubs, err := lib.load(first, entries, selected)
 		if err == nil {
 			err = r.loadVM0(vm0, b, stubs)
 		}
@@ -232,6 +231,8 @@ func Prepare(opts Options) (*Run, error) {
 	if err := r.plan(selected); err != nil {
 		return nil, err
 	}
+	reported, used := lib.reported(r.vm0.Registry(), r.cases)
+	r.definitions, r.libraryUsed = r.definitionMessages(reported), used
 	return r, nil
 }
 
@@ -418,8 +419,8 @@ func newVM(opts Options, b *jsbridge.Bundle, stubs *jsbridge.LibraryIndex, worke
 	return vm, nil
 }
 
-// define builds the matcher and the definition messages (parameter types,
-// hooks, step definitions in the order the code registered them).
+// define builds the matcher and gives every definition its id; parameter
+// types and hooks get theirs in definitionMessages.
 func (r *Run) define() error {
 	reg := r.vm0.Registry()
 	m, err := newMatcher(reg)
@@ -433,30 +434,49 @@ func (r *Run) define() error {
 	r.stepDefIDs = make([]string, len(reg.Steps))
 	r.hookIDs = make([]string, len(reg.Hooks))
 	r.hookTags = make([]tagexpressions.Evaluatable, len(reg.Hooks))
+	for _, h := range reg.Hooks {
+		r.hookIDs[h.Index] = newID()
+		if h.Tags != "" {
+			e, err := parseTagExpression(h.Tags)
+			if err != nil {
+				return &DefinitionError{Source: h.Source, What: h.Kind.String() + " hook", Err: err}
+			}
+			r.hookTags[h.Index] = e
+		}
+	}
+	for i := range reg.Steps {
+		if !m.unavailable[i] {
+			r.stepDefIDs[i] = newID()
+		}
+	}
+	return nil
+}
+
+// definitionMessages returns the definition messages (parameter types,
+// hooks, step definitions in the order the code registered them) of the
+// definitions keep reports (builtinLibrary.reported).
+func (r *Run) definitionMessages(keep func(jsbridge.Def) bool) []*messages.Envelope {
+	reg, m := r.vm0.Registry(), r.matcher
+	var out []*messages.Envelope
 	ref := func(s jsbridge.SourceRef) messages.SourceReference {
 		return messages.SourceReference{URI: messages.Ptr(s.URI), Location: &messages.Location{Line: int64(s.Line)}}
 	}
 	for _, d := range reg.Order {
+		if !keep(d) {
+			continue
+		}
 		switch d.Kind {
 		case jsbridge.DefParamType:
 			if m.shadowed[d.Index] {
 				continue
 			}
 			p := reg.ParamTypes[d.Index]
-			r.definitions = append(r.definitions, &messages.Envelope{ParameterType: &messages.ParameterType{
+			out = append(out, &messages.Envelope{ParameterType: &messages.ParameterType{
 				ID: newID(), Name: p.Name, RegularExpressions: p.Regexps, PreferForRegularExpressionMatch: p.PreferForRegexpMatch,
 				UseForSnippets: p.UseForSnippets, SourceReference: messages.Ptr(ref(p.Source)),
 			}})
 		case jsbridge.DefHook:
 			h := reg.Hooks[d.Index]
-			r.hookIDs[h.Index] = newID()
-			if h.Tags != "" {
-				e, err := parseTagExpression(h.Tags)
-				if err != nil {
-					return &DefinitionError{Source: h.Source, What: h.Kind.String() + " hook", Err: err}
-				}
-				r.hookTags[h.Index] = e
-			}
 			msg := &messages.Hook{ID: r.hookIDs[h.Index], SourceReference: ref(h.Source), Type: messages.Ptr(hookType(h.Kind))}
 			if h.Name != "" {
 				msg.Name = messages.Ptr(h.Name)
@@ -464,27 +484,26 @@ func (r *Run) define() error {
 			if h.Tags != "" {
 				msg.TagExpression = messages.Ptr(h.Tags)
 			}
-			r.definitions = append(r.definitions, &messages.Envelope{Hook: msg})
+			out = append(out, &messages.Envelope{Hook: msg})
 		case jsbridge.DefStep:
 			if m.unavailable[d.Index] {
 				continue
 			}
 			s := reg.Steps[d.Index]
-			r.stepDefIDs[d.Index] = newID()
 			if u, ok := m.undefinedParams[d.Index]; ok {
-				r.definitions = append(r.definitions, &messages.Envelope{UndefinedParameterType: u})
+				out = append(out, &messages.Envelope{UndefinedParameterType: u})
 				continue
 			}
 			kind := messages.StepDefinitionPatternTypeCucumberExpression
 			if s.IsRegexp {
 				kind = messages.StepDefinitionPatternTypeRegularExpression
 			}
-			r.definitions = append(r.definitions, &messages.Envelope{StepDefinition: &messages.StepDefinition{
+			out = append(out, &messages.Envelope{StepDefinition: &messages.StepDefinition{
 				ID: r.stepDefIDs[d.Index], Pattern: messages.StepDefinitionPattern{Source: s.Pattern, Type: kind}, SourceReference: ref(s.Source),
 			}})
 		}
 	}
-	return nil
+	return out
 }
 
 func hookType(k jsbridge.HookKind) messages.HookType {

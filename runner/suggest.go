@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"fmt"
 	"regexp"
 	"sort"
 	"strings"
@@ -239,6 +240,24 @@ func (m *matcher) builtinSnippets(text string, outcome bool) []*messages.Snippet
 		out = append(out, &messages.Snippet{Language: "gherkin", Code: comment + "\n" + s.Example})
 	}
 	return out
+}
+
+// hintBuiltins says on stderr, once per text, which built-in steps come
+// close to an undefined step's text (nothing when none does).
+func (r *Run) hintBuiltins(text string, outcome bool) {
+	if _, done := r.builtinHints.LoadOrStore(text, true); done || r.opts.Stderr == nil {
+		return
+	}
+	close := r.matcher.closestBuiltins(text, outcome)
+	if len(close) == 0 {
+		return
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "ferridriver: the undefined step %q is close to built-in steps:", text)
+	for _, s := range close {
+		fmt.Fprintf(&b, "\n  %s", strings.TrimSpace(strings.SplitN(s.Example, "\n", 2)[0]))
+	}
+	fmt.Fprintln(r.opts.Stderr, b.String())
 }
 
 // StepText is the text of a step as an example writes it: without its

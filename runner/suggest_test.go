@@ -186,25 +186,32 @@ func TestStepText(t *testing.T) {
 	}
 }
 
-// An undefined step's suggestion carries the code snippets, then the
-// closest built-in steps as Gherkin; without the library, only the code.
+// An undefined step's suggestion carries the code snippets, then, in a run
+// that uses the built-in library, the closest built-in steps as Gherkin. A
+// run that does not use it has cucumber-js's suggestion (the code) and
+// hears of the close built-in steps on stderr; without the library, only
+// the code.
 func TestUndefinedStepSuggestsBuiltinSteps(t *testing.T) {
 	lib := &jsbridge.Library{Name: "steps", Entries: []string{"index.ts"}, FS: fstest.MapFS{
 		"index.ts": {Data: []byte(`import { When } from '@cucumber/cucumber'
 When('I click {string}', { description: 'Clicks an element.', example: 'When I click "Log in"' }, function (s: string) {})
 `)},
 	}}
-	files := map[string]string{"features/a.feature": "Feature: F\n  Scenario: S\n    When I clik \"Save\"\n"}
+	undefinedOnly := map[string]string{"features/a.feature": "Feature: F\n  Scenario: S\n    When I clik \"Save\"\n"}
+	usesLibrary := map[string]string{"features/a.feature": "Feature: F\n  Scenario: S\n    When I clik \"Save\"\n  Scenario: T\n    When I click \"Save\"\n"}
 	for _, tc := range []struct {
-		name string
-		lib  *jsbridge.Library
-		want []string
+		name  string
+		lib   *jsbridge.Library
+		files map[string]string
+		want  []string
+		hint  bool
 	}{
-		{"with the library", lib, []string{"typescript", "gherkin"}},
-		{"without", nil, []string{"typescript"}},
+		{"a run that uses the library", lib, usesLibrary, []string{"typescript", "gherkin"}, false},
+		{"a run that does not use it", lib, undefinedOnly, []string{"typescript"}, true},
+		{"without", nil, undefinedOnly, []string{"typescript"}, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			s := newSuite(t, files).run(Options{Library: tc.lib})
+			s := newSuite(t, tc.files).run(Options{Library: tc.lib})
 			sg := s.of("suggestion")
 			if len(sg) != 1 {
 				t.Fatalf("%d suggestions", len(sg))
@@ -216,12 +223,16 @@ When('I click {string}', { description: 'Clicks an element.', example: 'When I c
 			if !slices.Equal(langs, tc.want) {
 				t.Fatalf("snippet languages %q, want %q", langs, tc.want)
 			}
-			if tc.lib != nil {
+			hint := "the undefined step \"I clik \\\"Save\\\"\" is close to built-in steps:\n  When I click \"Save\""
+			if got := strings.Contains(s.stderr.String(), hint); got != tc.hint {
+				t.Errorf("stderr hint %v, want %v:\n%s", got, tc.hint, s.stderr.String())
+			}
+			if len(tc.want) > 1 {
 				if got, want := sg[0].Suggestion.Snippets[1].Code, "# Built-in step: I click {string} — Clicks an element.\nWhen I click \"Save\""; got != want {
 					t.Fatalf("code %q, want %q", got, want)
 				}
 			}
-			if st := s.results(); len(st) != 1 || st[0].Status != messages.TestStepResultStatusUndefined {
+			if st := s.results(); st[0].Status != messages.TestStepResultStatusUndefined {
 				t.Fatalf("results %+v", st)
 			}
 		})

@@ -58,15 +58,24 @@ func snippets(e *messages.Envelope) string {
 }
 
 // A run whose features use none of the library's steps does not load the
-// library, yet reports the same definitions as a run that loads it; a run
-// that could use it (a library step, a project step with a library
-// parameter type) loads it before the project's code, and its step hook
-// runs. A library with a test-case hook always loads.
+// library; a run that could use it (a library step, a project step with a
+// library parameter type) loads it before the project's code, and its step
+// hook runs. A library with a test-case hook always loads. Either way, the
+// stream reports the project's definitions and, of the library's, only
+// what the test cases use, the same whether it was loaded or not.
 func TestLibraryLoadsOnlyWhenUsed(t *testing.T) {
 	cache, err := jsbridge.OpenCache(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
+	const (
+		color   = "type color [red|green]"
+		paint   = "step I paint it {color} ferridriver:steps/index.ts:9"
+		saw     = "step the library saw {int} step(s) ferridriver:steps/index.ts:10"
+		thing   = "step a thing steps/project.ts:2"
+		painted = "step it is painted {word} steps/project.ts:3"
+	)
+	project := []string{thing, painted}
 	for _, tc := range []struct {
 		name     string
 		feature  string
@@ -75,15 +84,29 @@ func TestLibraryLoadsOnlyWhenUsed(t *testing.T) {
 		dryRun   bool
 		loaded   bool
 		statuses string
+		reported []string
 	}{
-		{name: "project steps only", feature: "Given a thing", loaded: false, statuses: "PASSED"},
-		{name: "a library step", feature: "Given a thing\nWhen I paint it red\nThen it is painted RED\nAnd the library saw 4 steps", loaded: true, statuses: "PASSED PASSED PASSED PASSED"},
-		{name: "a library parameter type", feature: "Given a red thing", steps: "Given('a {color} thing', function (c: string) { if (c !== 'RED') throw new Error(c) })\n", loaded: true, statuses: "PASSED"},
-		{name: "an undefined step", feature: "When I paint it blue", loaded: false, statuses: "UNDEFINED"},
-		{name: "a dry run", feature: "When I paint it red", dryRun: true, loaded: false, statuses: "SKIPPED"},
-		{name: "project code importing the library's module", feature: "Given a shade", steps: "import { shade } from 'lib/steps'\nGiven('a shade', function () { if (shade('x') !== 'x!') throw new Error('shade') })\n", loaded: true, statuses: "PASSED"},
-		{name: "a dry run of project code importing the library's module", feature: "Given a shade", steps: "import { shade } from 'lib/steps'\nshade('loads')\nGiven('a shade', function () {})\n", dryRun: true, loaded: true, statuses: "SKIPPED"},
-		{name: "a library with a Before hook", feature: "Given a thing", library: "import { Before } from '@cucumber/cucumber'\nBefore(function () {})\n", loaded: true, statuses: "PASSED PASSED"},
+		{name: "project steps only", feature: "Given a thing", loaded: false, statuses: "PASSED", reported: project},
+		{name: "a library step", feature: "Given a thing\nWhen I paint it red\nThen it is painted RED\nAnd the library saw 4 steps", loaded: true, statuses: "PASSED PASSED PASSED PASSED",
+			reported: []string{color, paint, saw, thing, painted}},
+		{name: "a library parameter type", feature: "Given a red thing", steps: "Given('a {color} thing', function (c: string) { if (c !== 'RED') throw new Error(c) })\n", loaded: true, statuses: "PASSED",
+			reported: []string{color, thing, painted, "step a {color} thing steps/project.ts:4"}},
+		{name: "an undefined step", feature: "When I paint it blue", loaded: false, statuses: "UNDEFINED", reported: project},
+		{name: "a dry run", feature: "When I paint it red", dryRun: true, loaded: false, statuses: "SKIPPED", reported: []string{color, paint, thing, painted}},
+		{name: "project code importing the library's module", feature: "Given a shade", steps: "import { shade } from 'lib/steps'\nGiven('a shade', function () { if (shade('x') !== 'x!') throw new Error('shade') })\n", loaded: true, statuses: "PASSED",
+			reported: []string{thing, painted, "step a shade steps/project.ts:5"}},
+		{name: "a dry run of project code importing the library's module", feature: "Given a shade", steps: "import { shade } from 'lib/steps'\nshade('loads')\nGiven('a shade', function () {})\n", dryRun: true, loaded: true, statuses: "SKIPPED",
+			reported: []string{thing, painted, "step a shade steps/project.ts:6"}},
+		{name: "a library with a Before hook", feature: "Given a thing", library: "import { Before } from '@cucumber/cucumber'\nBefore(function () {})\n", loaded: true, statuses: "PASSED PASSED",
+			reported: []string{"hook BEFORE_TEST_CASE ferridriver:steps/index.ts:12", thing, painted}},
+		// A project step with a built-in phrasing wins: the library's is
+		// not used, so not reported.
+		{name: "a project step shadowing a library step", feature: "When I paint it red", steps: "When('I paint it red', function () {})\n", loaded: true, statuses: "PASSED",
+			reported: []string{thing, painted, "step I paint it red steps/project.ts:4"}},
+		// Two library steps matching one text: both are reported, as the
+		// ambiguous test step references them.
+		{name: "an ambiguous library step", feature: "When I paint it red", library: "When(/^I paint it (red|green)$/, function () {})\n", loaded: true, statuses: "AMBIGUOUS",
+			reported: []string{color, paint, "step ^I paint it (red|green)$ ferridriver:steps/index.ts:11", thing, painted}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			files := map[string]string{
@@ -115,11 +138,19 @@ func TestLibraryLoadsOnlyWhenUsed(t *testing.T) {
 			if got, want := definitions(lazy.envs), definitions(eager.envs); !slices.Equal(got, want) {
 				t.Errorf("definitions\n got %q\nwant %q", got, want)
 			}
+			if got := definitions(lazy.envs); !slices.Equal(got, tc.reported) {
+				t.Errorf("reported\n got %q\nwant %q", got, tc.reported)
+			}
 			if got, want := len(lazy.of("suggestion")), len(eager.of("suggestion")); got != want {
 				t.Errorf("%d suggestions, want %d", got, want)
 			} else if got > 0 {
-				if got, want := snippets(lazy.of("suggestion")[0]), snippets(eager.of("suggestion")[0]); got != want || !strings.Contains(got, "Built-in step: I paint it {color}") {
+				// The run does not use the library: cucumber-js's
+				// suggestion, and the built-in step on stderr.
+				if got, want := snippets(lazy.of("suggestion")[0]), snippets(eager.of("suggestion")[0]); got != want || strings.Contains(got, "Built-in step") {
 					t.Errorf("suggestions\n got %s\nwant %s", got, want)
+				}
+				if !strings.Contains(lazy.stderr.String(), "close to built-in steps:\n  When I paint it") {
+					t.Errorf("no hint of the built-in step on stderr:\n%s", lazy.stderr.String())
 				}
 			}
 		})
