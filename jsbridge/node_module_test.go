@@ -96,6 +96,7 @@ globalThis.results = {
 }
 `,
 		"data.json":                     `{"n": 7}`,
+		"esm.mjs":                       "export default 1\n",
 		"node_modules/dep/package.json": `{"main": "dep.js"}`,
 		"node_modules/dep/dep.js":       "exports.value = 42\n",
 	}
@@ -105,6 +106,9 @@ globalThis.results = {
 	}
 	if got := mustEval(t, vm, `try { require.resolve('missing') } catch (e) { return e.code + ': ' + e.message }`); !strings.HasPrefix(got, "MODULE_NOT_FOUND: Cannot find module 'missing'") {
 		t.Errorf("missing: %s", got)
+	}
+	if got := mustEval(t, vm, `const n = './esm.mjs'; try { require(n) } catch (e) { return e.code + ': ' + e.message }`); !strings.HasPrefix(got, "ERR_REQUIRE_ESM: require() of ES Module esm.mjs is not supported") {
+		t.Errorf("ES module: %s", got)
 	}
 	script, _ := newTestVM(t, HostScript, map[string]string{"entry.js": ""}, VMOptions{})
 	if got := mustEval(t, script, `try { require('./x') } catch (e) { return e.message }`); !strings.Contains(got, "scripts are not bundled") {

@@ -122,7 +122,7 @@ type Options struct {
 	MemoryLimit int64
 	// Cache keeps bundles between runs and what the built-in library
 	// registers, so that a run whose features use none of the library's
-	// steps does not load it (see lazylib.go); nil for none: the library
+	// steps does not load it (see builtins.go); nil for none: the library
 	// is then always loaded.
 	Cache *jsbridge.Cache
 }

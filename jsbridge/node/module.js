@@ -75,6 +75,11 @@
         throw e;
       }
     },
+    '.mjs'(m, filename) {
+      const e = new Error('require() of ES Module ' + binding.rel(filename) + ' is not supported in ferridriver: an ES module can only be imported by a static import statement (it is then bundled)');
+      e.code = 'ERR_REQUIRE_ESM';
+      throw e;
+    },
     '.node'(m, filename) {
       const e = new Error(filename + ': native addons (.node) cannot be loaded in ferridriver');
       e.code = 'ERR_DLOPEN_FAILED';
