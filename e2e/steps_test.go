@@ -171,18 +171,20 @@ func typo(text string) string {
 
 // An undefined step close to a built-in one is reported with the closest
 // built-in steps, in the summary and in the message stream (Gherkin
-// snippets after the code snippet); with the library off, only the code
-// snippet, as cucumber-js.
+// snippets after the code snippet), in a run that uses built-in steps; a
+// run that uses none is a cucumber-js project's: its stream and summary
+// have only the code snippet, and the closest built-in steps are printed
+// on stderr; with the library off, only the code snippet, as cucumber-js.
 func TestUndefinedStepSuggestsBuiltinSteps(t *testing.T) {
 	dir := t.TempDir()
 	cat := decodeCatalogue(t, ferridriver(t, dir, "steps", "--json", "--builtin").stdout)
-	var step, def string
+	var step, def, example string
 	for _, s := range cat.Steps {
 		for _, ex := range s.Examples {
 			first, _, _ := strings.Cut(ex, "\n")
 			keyword, text, _ := strings.Cut(strings.TrimSpace(first), " ")
 			if typo(text) != "" {
-				step, def = keyword+" "+typo(text), s.Expression
+				step, def, example = keyword+" "+typo(text), s.Expression, strings.TrimSpace(first)
 				break
 			}
 		}
@@ -193,28 +195,44 @@ func TestUndefinedStepSuggestsBuiltinSteps(t *testing.T) {
 	if step == "" {
 		t.Fatalf("no built-in example has a word to misspell: %+v", cat.Steps)
 	}
-	testenv.WriteFiles(t, dir, map[string]string{"features/a.feature": "Feature: a\n  Scenario: s\n    " + step + "\n"})
+	snippetLanguages := func() []string {
+		var langs []string
+		for _, e := range oracles.ReadStream(t, filepath.Join(dir, "m.ndjson")) {
+			if s := e.Suggestion; s != nil {
+				for _, sn := range s.Snippets {
+					langs = append(langs, sn.Language)
+					if sn.Language == "gherkin" && !strings.HasPrefix(sn.Code, "# Built-in step: ") {
+						t.Fatalf("gherkin snippet %q", sn.Code)
+					}
+				}
+			}
+		}
+		return langs
+	}
 
+	// Only the undefined step: no built-in step is used.
+	testenv.WriteFiles(t, dir, map[string]string{"features/a.feature": "Feature: a\n  Scenario: s\n    " + step + "\n"})
 	res := ferridriver(t, dir, "bdd", "--dry-run", "--format", "message:m.ndjson")
+	if res.code != 1 {
+		t.Fatalf("exit %d, want 1\n%s%s", res.code, res.stdout, res.stderr)
+	}
+	if strings.Contains(res.stdout, "Closest built-in steps:") || !strings.Contains(res.stderr, "is close to built-in steps:") || !strings.Contains(res.stderr, "# "+def) {
+		t.Fatalf("a run that uses no built-in step: the summary names built-in steps, or stderr does not name %q for %q:\n%s%s", def, step, res.stdout, res.stderr)
+	}
+	if langs := snippetLanguages(); len(langs) != 1 || langs[0] != "typescript" {
+		t.Fatalf("a run that uses no built-in step: snippet languages %q, want the code alone", langs)
+	}
+
+	// With a built-in step used beside it.
+	testenv.WriteFiles(t, dir, map[string]string{"features/a.feature": "Feature: a\n  Scenario: s\n    " + step + "\n  Scenario: t\n    " + example + "\n"})
+	res = ferridriver(t, dir, "bdd", "--dry-run", "--format", "message:m.ndjson")
 	if res.code != 1 {
 		t.Fatalf("exit %d, want 1\n%s%s", res.code, res.stdout, res.stderr)
 	}
 	if !strings.Contains(res.stdout, "Closest built-in steps:") || !strings.Contains(res.stdout, "# "+def) || !strings.Contains(res.stdout, "You can implement missing steps with the snippets below:") {
 		t.Fatalf("the summary does not suggest %q for %q:\n%s", def, step, res.stdout)
 	}
-	envs := oracles.ReadStream(t, filepath.Join(dir, "m.ndjson"))
-	var langs []string
-	for _, e := range envs {
-		if s := e.Suggestion; s != nil {
-			for _, sn := range s.Snippets {
-				langs = append(langs, sn.Language)
-				if sn.Language == "gherkin" && !strings.HasPrefix(sn.Code, "# Built-in step: ") {
-					t.Fatalf("gherkin snippet %q", sn.Code)
-				}
-			}
-		}
-	}
-	if len(langs) < 2 || len(langs) > 1+3+1 || langs[0] != "typescript" || langs[len(langs)-1] != "gherkin" {
+	if langs := snippetLanguages(); len(langs) < 2 || len(langs) > 1+3+1 || langs[0] != "typescript" || langs[len(langs)-1] != "gherkin" {
 		t.Fatalf("snippet languages %q: want code, then up to 3 built-in steps", langs)
 	}
 

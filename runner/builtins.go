@@ -132,40 +132,53 @@ func (l *builtinLibrary) needed(b *jsbridge.Bundle, pickles []selectedPickle) (b
 	return false, nil
 }
 
-// reported says which definitions of reg (loaded for the planned test
-// cases) the message stream carries: every definition of the project,
-// and of the library's only what cucumber-js would need to report the
+// reported says which definitions of reg the message stream carries for a
+// run of pickles, the selected pickles of the whole run (every shard of
+// it: the shards of one run report the same definitions, which
+// formatters/merge checks): every definition of the project, and of the
+// library's only what cucumber-js would need to report those pickles'
 // test cases were the library part of the project's support code:
-//   - the step definitions the test steps reference, every one of an
-//     ambiguous step included (a project step that matches the same text
-//     wins, so a library step it shadows is not referenced);
+//   - the step definitions their steps match, every one of an ambiguous
+//     step included (a project step that matches the same text wins, so a
+//     library step it shadows is not referenced);
 //   - the parameter types named by the reported step definitions'
 //     Cucumber Expressions (a project step may use one of the library's)
-//     or by the test steps' arguments (a regular expression group);
-//   - the test-case hooks the test steps reference and the test-run hooks
+//     or by the steps' arguments (a regular expression group);
+//   - the test-case hooks that apply to a pickle and the test-run hooks
 //     of the library (they run).
 //
 // So the stream is the same whether the library was loaded or stubbed.
 // Step hooks (BeforeStep, AfterStep), the project's too, are not
 // reported: cucumber-js 13 reports test-case and test-run hooks only
-// (nothing in the stream refers to a step hook).
-// used says that one of the library's step definitions is reported: the
-// run uses the library, and its undefined steps' suggestions may propose
-// built-in steps (a project that does not use it hears of them on stderr).
-func (l *builtinLibrary) reported(reg *jsbridge.Registry, cases []*plannedCase) (keep func(jsbridge.Def) bool, used bool) {
+// (nothing in the stream refers to a step hook). used says that one of
+// the library's step definitions is reported: the run uses the library,
+// and its undefined steps' suggestions may propose built-in steps (a run
+// that does not use it hears of them on stderr).
+func (l *builtinLibrary) reported(r *Run, pickles []selectedPickle) (keep func(jsbridge.Def) bool, used bool, err error) {
+	reg := r.vm0.Registry()
 	steps := map[int]bool{}
 	hooks := map[int]bool{}
 	names := map[string]bool{}
-	for _, tc := range cases {
-		for _, st := range tc.steps {
-			if st.hook != nil {
-				hooks[st.hook.Index] = true
+	texts := map[string]bool{}
+	for _, sp := range pickles {
+		for _, h := range reg.Hooks {
+			if (h.Kind == jsbridge.Before || h.Kind == jsbridge.After) && r.hookApplies(h, sp.tags) {
+				hooks[h.Index] = true
+			}
+		}
+		for _, st := range sp.pickle.Steps {
+			if texts[st.Text] {
 				continue
 			}
-			for _, d := range st.defs {
+			texts[st.Text] = true
+			pm, err := r.planMatch(st.Text)
+			if err != nil {
+				return nil, false, err
+			}
+			for _, d := range pm.defs {
 				steps[d] = true
 			}
-			for _, l := range st.msg.StepMatchArgumentsLists {
+			for _, l := range pm.argLists {
 				for _, a := range l.StepMatchArguments {
 					if a.ParameterTypeName != nil {
 						names[*a.ParameterTypeName] = true
@@ -174,13 +187,12 @@ func (l *builtinLibrary) reported(reg *jsbridge.Registry, cases []*plannedCase) 
 			}
 		}
 	}
-	libraryUsed := false
 	for i, s := range reg.Steps {
 		lib := s.Source.IsLibrary()
 		if lib && !steps[i] {
 			continue
 		}
-		libraryUsed = libraryUsed || lib
+		used = used || lib
 		if !s.IsRegexp {
 			for _, n := range paramNames(s.Pattern) {
 				names[n] = true
@@ -207,5 +219,5 @@ func (l *builtinLibrary) reported(reg *jsbridge.Registry, cases []*plannedCase) 
 			}
 		}
 		return false
-	}, libraryUsed
+	}, used, nil
 }

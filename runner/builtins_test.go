@@ -213,3 +213,24 @@ func TestLibraryLeftOutReportsProjectErrors(t *testing.T) {
 		t.Fatalf("want the project's syntax error at steps/project.ts:2, got %v", err)
 	}
 }
+
+// The shards of one run report the same definitions: a shard whose test
+// cases use no built-in step still reports those the others use.
+func TestLibraryReportedAlikeInEveryShard(t *testing.T) {
+	cache, err := jsbridge.OpenCache(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := map[string]string{
+		"features/a.feature": "Feature: f\n  Scenario: uses the library\n    When I paint it red\n  Scenario: does not\n    Given a thing\n",
+		"steps/project.ts":   lazyProjectSteps,
+	}
+	var defs [][]string
+	for _, shard := range []string{"1/2", "2/2"} {
+		s := newSuite(t, files).run(Options{Library: lazyLibrary(""), Cache: cache, Shard: shard})
+		defs = append(defs, definitions(s.envs))
+	}
+	if !slices.Equal(defs[0], defs[1]) || !slices.Contains(defs[1], "step I paint it {color} ferridriver:steps/index.ts:9") {
+		t.Errorf("shard 1 reports %q\nshard 2 reports %q", defs[0], defs[1])
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"slices"
 	"sort"
 	"strconv"
 	"sync"
@@ -186,6 +187,9 @@ func Prepare(opts Options) (*Run, error) {
 	for _, sp := range selected {
 		r.inRun[sp.feature] = true
 	}
+	// The whole run's pickles, before sharding: what the stream reports
+	// of the built-in library is the same in every shard.
+	wholeRun := slices.Clone(selected)
 	kept := selected[:0]
 	for i, sp := range selected {
 		if inShard(i) {
@@ -231,7 +235,10 @@ func Prepare(opts Options) (*Run, error) {
 	if err := r.plan(selected); err != nil {
 		return nil, err
 	}
-	reported, used := lib.reported(r.vm0.Registry(), r.cases)
+	reported, used, err := lib.reported(r, wholeRun)
+	if err != nil {
+		return nil, err
+	}
 	r.definitions, r.libraryUsed = r.definitionMessages(reported), used
 	return r, nil
 }

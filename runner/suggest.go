@@ -255,7 +255,14 @@ func (r *Run) hintBuiltins(text string, outcome bool) {
 	var b strings.Builder
 	fmt.Fprintf(&b, "ferridriver: the undefined step %q is close to built-in steps:", text)
 	for _, s := range close {
-		fmt.Fprintf(&b, "\n  %s", strings.TrimSpace(strings.SplitN(s.Example, "\n", 2)[0]))
+		expr := s.Def.Pattern
+		if s.Def.IsRegexp {
+			expr = "/" + expr + "/"
+		}
+		if d := strings.TrimSpace(s.Def.Description); d != "" {
+			expr += " — " + d
+		}
+		fmt.Fprintf(&b, "\n  %s   # %s", strings.TrimSpace(strings.SplitN(s.Example, "\n", 2)[0]), expr)
 	}
 	fmt.Fprintln(r.opts.Stderr, b.String())
 }
