@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+
+	"github.com/ferridriver/ferridriver/config/cucumberjs"
 )
 
 // TestI18nListings: --i18n-languages and --i18n-keywords print Gherkin's
@@ -27,5 +29,25 @@ func TestI18nListings(t *testing.T) {
 	}
 	if err := printKeywords(&b, "xx"); err == nil || !strings.Contains(err.Error(), "unsupported ISO 639-1: xx") {
 		t.Errorf("unknown language: %v", err)
+	}
+}
+
+// TestBDDAcceptsEveryCucumberJSFlag: every flag a cucumber-js 8-13
+// command line may have (config/cucumberjs.Flags) is a flag of bdd.
+func TestBDDAcceptsEveryCucumberJSFlag(t *testing.T) {
+	bdd, _, err := rootCmd.Find([]string{"bdd"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range cucumberjs.Flags() {
+		var ok bool
+		if name, long := strings.CutPrefix(f, "--"); long {
+			ok = bdd.Flags().Lookup(name) != nil
+		} else {
+			ok = bdd.Flags().ShorthandLookup(strings.TrimPrefix(f, "-")) != nil
+		}
+		if !ok {
+			t.Errorf("bdd has no flag %s", f)
+		}
 	}
 }
