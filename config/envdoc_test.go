@@ -35,6 +35,7 @@ var envSamples = map[string]struct{ env, toml string }{
 	"test.builtinSteps":         {`false`, "[test]\nbuiltinSteps = false"},
 	"test.attachmentLimit":      {`8`, "[test]\nattachmentLimit = 8"},
 	"test.memoryLimit":          {`512`, "[test]\nmemoryLimit = 512"},
+	"test.timeout":              {`15000`, "[test]\ntimeout = 15000"},
 	"bundler.alias":             {`{"@a/b":"./c.ts"}`, "[bundler]\nalias = { \"@a/b\" = \"./c.ts\" }"},
 	"scripting.allowEnv":        {`["HOME","TZ"]`, "[scripting]\nallowEnv = [\"HOME\", \"TZ\"]"},
 	"scripting.allow":           {`{"commands":{"git":"git status"}}`, "[scripting.allow.commands]\ngit = \"git status\""},
