@@ -71,7 +71,7 @@ vet: polyfills
 # detector; `make test` runs the others without it.
 RACE_PKGS := ./jsbridge/... ./runner/... ./formatters/... ./messages/... ./mcp/... ./world/... ./demoapp/... ./godogworld/... ./examples/...
 race: polyfills oracles browser
-	$(GO) test -race -count=1 $(RACE_PKGS)
+	$(GO) test -race -count=1 -timeout 30m $(RACE_PKGS)
 
 other: polyfills oracles
 	$(GO) test -count=1 $$($(GO) list ./... | grep -v -E '/(e2e|jsbridge|runner|formatters|messages|mcp|world|demoapp|godogworld|examples)(/|$$)')
@@ -85,12 +85,15 @@ fuzz: polyfills
 unit: polyfills oracles
 	$(GO) test -count=1 $$($(GO) list ./... | grep -v /e2e)
 
+# go test's default 10-minute limit per package is too close to the e2e
+# package's run time on a busy 2-core runner (9.5 min measured): the limit
+# is the CI budget's, not go test's.
 # The CCK run prints "CCK: N/46 samples passed" and the npm packages run
 # "npm compatibility: N/M packages"; the other end-to-end tests follow.
 e2e: polyfills oracles npm-packages browser
 	@set -o pipefail; $(GO) test -count=1 -v -run 'TestCCK|TestNpmPackages' ./e2e/ 2>&1 | tee .cck.log | grep -E '^(CCK:|npm compatibility:|\s*--- FAIL|FAIL|ok|panic)' || { cat .cck.log; exit 1; }
 	@rm -f .cck.log
-	$(GO) test -count=1 -skip 'TestCCK|TestNpmPackages' ./e2e/
+	$(GO) test -count=1 -timeout 30m -skip 'TestCCK|TestNpmPackages' ./e2e/
 
 test: vet oracles browser race other e2e fuzz
 
