@@ -49,6 +49,7 @@ import (
 	"github.com/playwright-community/playwright-go"
 
 	"github.com/ferridriver/ferridriver/world"
+	"github.com/ferridriver/ferridriver/world/install"
 )
 
 // Options configure a Suite. The zero value is valid: a headless Chromium
@@ -83,6 +84,14 @@ type Options struct {
 	// Logf receives browser events (launch, crash, relaunch) and problems
 	// met while closing. Nil: they go to os.Stderr.
 	Logf func(format string, args ...any)
+
+	// InstallDriver, when set, provides the Playwright driver when it is
+	// not installed yet: install.EnsureDriver (package
+	// github.com/ferridriver/ferridriver/world/install) downloads it from
+	// the npm registry on first use. Nil: the driver must be installed
+	// (`ferridriver install`), which keeps net/http and TLS, about 3 MB,
+	// out of the test binary. jssteps.LoadOptions sets it.
+	InstallDriver func(ctx context.Context, opts install.Options) (*install.Driver, error)
 }
 
 // acquireTimeout bounds the wait for a scenario's page (the first one also
@@ -164,7 +173,7 @@ func New(opts Options) (*Suite, error) {
 	if err := opts.Browser.Validate(); err != nil {
 		return nil, err
 	}
-	l, err := world.NewLauncher(cfg, world.Options{Logf: opts.Logf})
+	l, err := world.NewLauncher(cfg, world.Options{Logf: opts.Logf, InstallDriver: opts.InstallDriver})
 	if err != nil {
 		return nil, err
 	}

@@ -51,6 +51,27 @@ func TestGodogworldModules(t *testing.T) {
 		}
 	})
 
+	// The weight target: a suite against a site served elsewhere (BaseURL)
+	// with godogworld's core, within 20% of the same suite driving the page
+	// with godog and playwright-go alone. (The quick start's httptest
+	// server links net/http and TLS into both.)
+	t.Run("weight", func(t *testing.T) {
+		size := func(module, src string) int64 {
+			dir := tempModule(t, root, module, map[string]string{"suite_test.go": src})
+			goCmd(t, dir, "test", "-c", "-o", "suite.test", ".")
+			fi, err := os.Stat(filepath.Join(dir, "suite.test"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			return fi.Size()
+		}
+		ours, theirs := size("example.com/ours", godogworldSuite), size("example.com/baseline", baselineSuite)
+		t.Logf("test binary: %d bytes, godog + playwright-go alone %d (%.2fx)", ours, theirs, float64(ours)/float64(theirs))
+		if float64(ours) > 1.2*float64(theirs) {
+			t.Errorf("a godogworld suite's test binary is %d bytes, more than 1.2x godog + playwright-go's %d", ours, theirs)
+		}
+	})
+
 	t.Run("example copy", func(t *testing.T) {
 		src := filepath.Join(root, "examples", "godogdemo")
 		files := map[string]string{}
@@ -77,6 +98,101 @@ func TestGodogworldModules(t *testing.T) {
 		}
 	})
 }
+
+// godogworldSuite and baselineSuite are one suite (godog's flags, a page
+// opened and a text checked) on godogworld's core and on playwright-go
+// alone: the weight a Go team pays before adding ferridriver.
+const godogworldSuite = `package ours
+
+import (
+	"context"
+	"flag"
+	"os"
+	"testing"
+
+	"github.com/cucumber/godog"
+	"github.com/cucumber/godog/colors"
+	"github.com/ferridriver/ferridriver/godogworld"
+	"github.com/ferridriver/ferridriver/world"
+)
+
+var godogOpts = godog.Options{Output: colors.Colored(os.Stdout), Format: "pretty", Paths: []string{"features"}}
+
+func init() { godog.BindFlags("godog.", flag.CommandLine, &godogOpts) }
+
+func TestFeatures(t *testing.T) {
+	fd, err := godogworld.New(godogworld.Options{Browser: world.Config{BaseURL: os.Getenv("BASE_URL")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := godogOpts
+	opts.TestingT = t
+	godog.TestSuite{
+		TestSuiteInitializer: fd.TestSuiteInitializer(nil),
+		ScenarioInitializer: fd.ScenarioInitializer(func(sc *godog.ScenarioContext) {
+			sc.Step(` + "`^I open (.+)$`" + `, func(ctx context.Context, path string) error {
+				_, err := godogworld.MustFromContext(ctx).Page.Goto(path)
+				return err
+			})
+			sc.Step(` + "`^I see (.+)$`" + `, func(ctx context.Context, text string) error {
+				w := godogworld.MustFromContext(ctx)
+				return w.Expect.Locator(w.Page.GetByText(text)).ToBeVisible()
+			})
+		}),
+		Options: &opts,
+	}.Run()
+}
+`
+
+const baselineSuite = `package baseline
+
+import (
+	"flag"
+	"os"
+	"testing"
+
+	"github.com/cucumber/godog"
+	"github.com/cucumber/godog/colors"
+	"github.com/playwright-community/playwright-go"
+)
+
+var godogOpts = godog.Options{Output: colors.Colored(os.Stdout), Format: "pretty", Paths: []string{"features"}}
+
+func init() { godog.BindFlags("godog.", flag.CommandLine, &godogOpts) }
+
+func TestFeatures(t *testing.T) {
+	var page playwright.Page
+	opts := godogOpts
+	opts.TestingT = t
+	godog.TestSuite{
+		TestSuiteInitializer: func(ts *godog.TestSuiteContext) {
+			ts.BeforeSuite(func() {
+				pw, err := playwright.Run(&playwright.RunOptions{SkipInstallBrowsers: true})
+				if err != nil {
+					t.Fatal(err)
+				}
+				b, err := pw.Chromium.Launch()
+				if err != nil {
+					t.Fatal(err)
+				}
+				if page, err = b.NewPage(); err != nil {
+					t.Fatal(err)
+				}
+			})
+		},
+		ScenarioInitializer: func(sc *godog.ScenarioContext) {
+			sc.Step(` + "`^I open (.+)$`" + `, func(path string) error {
+				_, err := page.Goto(os.Getenv("BASE_URL") + path)
+				return err
+			})
+			sc.Step(` + "`^I see (.+)$`" + `, func(text string) error {
+				return playwright.NewPlaywrightAssertions().Locator(page.GetByText(text)).ToBeVisible()
+			})
+		},
+		Options: &opts,
+	}.Run()
+}
+`
 
 // quickStart returns the files of docs/godog.md's quick start: each
 // fenced block after a `<!-- quickstart: name -->` line.

@@ -110,6 +110,13 @@ type Options struct {
 	// Install is used to find or install the driver; its CacheDir defaults
 	// to Config.CacheDir.
 	Install install.Options
+	// InstallDriver, when set, provides a driver that is not installed yet
+	// (install.EnsureDriver downloads it from the npm registry). Nil: the
+	// driver must be installed already (install.FindDriver), and the
+	// error says how. Opt-in because the download links net/http and TLS
+	// into every program that launches a browser (3 MB of a godog suite's
+	// test binary).
+	InstallDriver func(ctx context.Context, opts install.Options) (*install.Driver, error)
 }
 
 // Launcher starts the Playwright driver and browsers on demand and hands
@@ -307,7 +314,13 @@ func (l *Launcher) startDriver() (*playwright.Playwright, int, error) {
 	if iopts.Logf == nil {
 		iopts.Logf = l.opts.Logf
 	}
-	drv, err := install.EnsureDriver(ctx, iopts)
+	var drv *install.Driver
+	var err error
+	if l.opts.InstallDriver != nil {
+		drv, err = l.opts.InstallDriver(ctx, iopts)
+	} else if drv, err = install.FindDriver(iopts.CacheDir); err != nil {
+		err = fmt.Errorf("%w, or let the program download it (InstallDriver: install.EnsureDriver in its options)", err)
+	}
 	if err != nil {
 		return nil, 0, err
 	}

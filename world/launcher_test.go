@@ -18,6 +18,7 @@ import (
 	"github.com/playwright-community/playwright-go"
 
 	"github.com/ferridriver/ferridriver/internal/testenv"
+	"github.com/ferridriver/ferridriver/world/install"
 )
 
 func TestLazyLaunchStartsNothing(t *testing.T) {
@@ -610,4 +611,24 @@ func TestPrewarmWaitsForTheFirstLoad(t *testing.T) {
 		t.Fatal("the prepared page was not taken")
 	}
 	waitFor(t, "the next page after the fallback", 10*time.Second, preparing)
+}
+
+// A launcher without InstallDriver downloads nothing: where the driver is
+// missing, the page's error says how to install it, both ways.
+func TestMissingDriverSaysHowToInstall(t *testing.T) {
+	for _, opts := range []Options{{}, {InstallDriver: func(ctx context.Context, o install.Options) (*install.Driver, error) {
+		return nil, errors.New("offline")
+	}}} {
+		l := newLauncher(t, Config{CacheDir: t.TempDir()}, opts)
+		_, err := l.NewSession(0, "no driver").Page(context.Background())
+		want := []string{"is not installed in", "`ferridriver install`", "InstallDriver: install.EnsureDriver"}
+		if opts.InstallDriver != nil {
+			want = []string{"offline"}
+		}
+		for _, w := range want {
+			if err == nil || !strings.Contains(err.Error(), w) {
+				t.Errorf("InstallDriver set: %v; error %v, want it to say %q", opts.InstallDriver != nil, err, w)
+			}
+		}
+	}
 }

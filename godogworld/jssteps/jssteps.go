@@ -33,6 +33,7 @@ import (
 	"github.com/ferridriver/ferridriver/runner"
 	"github.com/ferridriver/ferridriver/world"
 	"github.com/ferridriver/ferridriver/world/browserenv"
+	"github.com/ferridriver/ferridriver/world/install"
 )
 
 // Options configure a Suite with JavaScript steps: godogworld's options
@@ -95,7 +96,7 @@ func LoadOptions(dir string) (Options, error) {
 		}
 	}
 	return Options{
-		Options:         godogworld.Options{Browser: b},
+		Options:         godogworld.Options{Browser: b, InstallDriver: install.EnsureDriver},
 		Dir:             abs,
 		Steps:           cfg.Test.Steps,
 		Extensions:      cfg.Extensions,

@@ -27,6 +27,7 @@ import (
 	"github.com/ferridriver/ferridriver/messages"
 	"github.com/ferridriver/ferridriver/runner"
 	"github.com/ferridriver/ferridriver/world"
+	"github.com/ferridriver/ferridriver/world/install"
 	"github.com/ferridriver/ferridriver/world/jsapi"
 )
 
@@ -76,7 +77,7 @@ type Options struct {
 
 // New returns the Environment of a run with the [browser] configuration.
 func New(cfg world.Config, opts Options) (*Environment, error) {
-	l, err := world.NewLauncher(cfg, world.Options{Logf: opts.Logf, Debugf: opts.Debugf, AutoPrewarm: opts.Overlap})
+	l, err := world.NewLauncher(cfg, world.Options{InstallDriver: install.EnsureDriver, Logf: opts.Logf, Debugf: opts.Debugf, AutoPrewarm: opts.Overlap})
 	if err != nil {
 		return nil, err
 	}

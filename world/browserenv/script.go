@@ -9,6 +9,7 @@ import (
 
 	"github.com/ferridriver/ferridriver/jsbridge"
 	"github.com/ferridriver/ferridriver/world"
+	"github.com/ferridriver/ferridriver/world/install"
 	"github.com/ferridriver/ferridriver/world/jsapi"
 )
 
@@ -30,7 +31,7 @@ type ScriptBrowser struct {
 // NewScriptBrowser returns a ScriptBrowser with the [browser]
 // configuration. It starts nothing.
 func NewScriptBrowser(cfg world.Config, opts Options) (*ScriptBrowser, error) {
-	l, err := world.NewLauncher(cfg, world.Options{Logf: opts.Logf, Debugf: opts.Debugf})
+	l, err := world.NewLauncher(cfg, world.Options{InstallDriver: install.EnsureDriver, Logf: opts.Logf, Debugf: opts.Debugf})
 	if err != nil {
 		return nil, err
 	}

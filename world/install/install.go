@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -27,8 +26,6 @@ type Options struct {
 	WorkDir string
 	// Npm overrides the npm configuration read from the environment.
 	Npm *NpmConfig
-	// HTTPClient is used for registry requests (nil = http.DefaultClient).
-	HTTPClient *http.Client
 	// Logf, if set, receives progress lines (downloads).
 	Logf func(format string, args ...any)
 }
@@ -41,7 +38,7 @@ func (o Options) fetcher() (*Fetcher, error) {
 			return nil, err
 		}
 	}
-	return &Fetcher{Npm: npm, Client: o.HTTPClient, Logf: o.Logf}, nil
+	return &Fetcher{Npm: npm, Logf: o.Logf}, nil
 }
 
 // Driver is an installed Playwright driver.
