@@ -155,7 +155,7 @@ Given('a step that ignores interrupts', { timeout: -1 }, () => new Promise((r) =
 	select {
 	case err := <-done:
 		t.Fatalf("a burst of two signals exited at once (%v)\n%s", err, stderr.String())
-	case <-time.After(1500 * time.Millisecond):
+	case <-time.After(signalBurstAndMargin):
 	}
 	// The server's graceful stop hangs, so only a second interrupt ends the run.
 	start := time.Now()
@@ -177,3 +177,49 @@ Given('a step that ignores interrupts', { timeout: -1 }, () => new Promise((r) =
 		t.Fatalf("the webServer still listens on %d", port)
 	}
 }
+
+// A second interrupt that comes while a webServer is still starting (its
+// process runs, its URL does not answer yet) takes the server down too.
+func TestSecondInterruptWhileTheWebServerStarts(t *testing.T) {
+	port := testenv.FreePort(t)
+	dir := t.TempDir()
+	testenv.WriteFiles(t, dir, map[string]string{
+		"features/a.feature": "Feature: f\n  Scenario: s\n    Given a step\n",
+		"steps/steps.ts":     "import { Given } from '@cucumber/cucumber'\nGiven('a step', () => {})\n",
+		// Never ready, and deaf to SIGTERM: only a kill ends it.
+		"server.py":        "import signal, time\nsignal.signal(signal.SIGTERM, signal.SIG_IGN)\nopen('deaf', 'w').close()\ntime.sleep(600)\n",
+		"ferridriver.toml": fmt.Sprintf("[test]\nbuiltinSteps = false\n\n[[webServer]]\ncommand = \"python3 server.py\"\nurl = \"http://127.0.0.1:%d/\"\ntimeout = 60000\n", port),
+	})
+	token := runToken(t)
+	t.Cleanup(func() { killAll(token) })
+	cmd := exec.Command(binary, "bdd")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), token)
+	var stderr limitedBuffer
+	cmd.Stdout, cmd.Stderr = &stderr, &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	waitFor(t, func() bool { _, err := os.Stat(filepath.Join(dir, "deaf")); return err == nil })
+	_ = cmd.Process.Signal(syscall.SIGINT)
+	// The server's graceful stop hangs; the second interrupt ends the run.
+	time.Sleep(signalBurstAndMargin)
+	_ = cmd.Process.Signal(syscall.SIGINT)
+	select {
+	case err := <-done:
+		if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 130 {
+			t.Fatalf("exit %v, want 130\n%s", err, stderr.String())
+		}
+	case <-time.After(20 * time.Second):
+		_ = cmd.Process.Kill()
+		t.Fatalf("no exit 20 s after the second interrupt\n%s", stderr.String())
+	}
+	noneLeft(t, token)
+}
+
+// signalBurstAndMargin is how long after an interrupt the tests send the
+// second one: ferridriver takes signals within a second of the first as the
+// same interrupt, and a loaded machine may run its signal handler late.
+const signalBurstAndMargin = 2 * time.Second

@@ -189,16 +189,14 @@ func runBDD(cmd *cobra.Command, args []string, f *bddFlags) error {
 	// does a run interrupted already (it reports that nothing ran).
 	servers := &webserver.Group{}
 	if !opts.DryRun && ctx.Err() == nil {
-		if servers, err = webserver.StartAll(ctx, cfg.WebServer, webserver.Options{Output: stderr, BaseDir: dir}); err != nil && ctx.Err() == nil {
+		// The servers run in process groups of their own, out of reach of
+		// a terminal's Ctrl-C: a forced exit must take them down, also
+		// one that comes while they are starting.
+		onForcedExit(servers.Kill)
+		if err = servers.Start(ctx, cfg.WebServer, webserver.Options{Output: stderr, BaseDir: dir}); err != nil && ctx.Err() == nil {
 			set.Close()
 			return &ExitError{Code: exitUsage, Err: fmt.Errorf("webServer: %w", err)}
 		}
-		if servers == nil {
-			servers = &webserver.Group{}
-		}
-		// The servers run in process groups of their own, out of reach of
-		// a terminal's Ctrl-C: a forced exit must take them down.
-		onForcedExit(servers.Kill)
 	}
 	res := run.Execute(ctx, set)
 	set.Close()

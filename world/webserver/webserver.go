@@ -16,6 +16,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -134,6 +135,12 @@ func (s *Server) PID() int {
 // If the command exits early or the timeout passes, its process group is
 // killed and the error says why, with the end of its stderr.
 func Start(ctx context.Context, cfg Config, opts Options) (*Server, error) {
+	return start(ctx, cfg, opts, nil)
+}
+
+// start is Start; running, if set, receives the server as soon as its
+// process runs, before it is ready.
+func start(ctx context.Context, cfg Config, opts Options, running func(*Server)) (*Server, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
@@ -177,6 +184,9 @@ func Start(ctx context.Context, cfg Config, opts Options) (*Server, error) {
 		s.exitErr = cmd.Wait()
 		close(s.exited)
 	}()
+	if running != nil {
+		running(s)
+	}
 
 	deadline := time.NewTimer(cfg.timeout())
 	defer deadline.Stop()
@@ -216,32 +226,59 @@ func (s *Server) Stop() error {
 	return s.stopErr
 }
 
-// Group is several servers started together.
-type Group struct{ servers []*Server }
+// Group is several servers started together. Its methods may be called
+// from several goroutines (Kill from a signal handler while Start runs).
+type Group struct {
+	mu      sync.Mutex
+	servers []*Server
+}
 
 // StartAll starts every config in order; if one fails, those already
 // started are stopped.
 func StartAll(ctx context.Context, cfgs []Config, opts Options) (*Group, error) {
 	g := &Group{}
-	for _, c := range cfgs {
-		s, err := Start(ctx, c, opts)
-		if err != nil {
-			_ = g.Stop()
-			return nil, err
-		}
-		g.servers = append(g.servers, s)
+	if err := g.Start(ctx, cfgs, opts); err != nil {
+		return nil, err
 	}
 	return g, nil
 }
 
+// Start starts every config in order into g; if one fails, the servers of
+// g are stopped. Each server joins g as soon as its process runs, before
+// it answers, so that a Kill meanwhile (a forced exit while a server is
+// coming up) reaches it too.
+func (g *Group) Start(ctx context.Context, cfgs []Config, opts Options) error {
+	join := func(s *Server) {
+		g.mu.Lock()
+		defer g.mu.Unlock()
+		g.servers = append(g.servers, s)
+	}
+	for _, c := range cfgs {
+		s, err := start(ctx, c, opts, join)
+		if err != nil {
+			_ = g.Stop()
+			return err
+		}
+		if s.reused {
+			join(s)
+		}
+	}
+	return nil
+}
+
 // Servers returns the servers in start order.
-func (g *Group) Servers() []*Server { return g.servers }
+func (g *Group) Servers() []*Server {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return slices.Clone(g.servers)
+}
 
 // Stop stops all servers, last started first.
 func (g *Group) Stop() error {
+	servers := g.Servers()
 	var errs []error
-	for i := len(g.servers) - 1; i >= 0; i-- {
-		errs = append(errs, g.servers[i].Stop())
+	for i := len(servers) - 1; i >= 0; i-- {
+		errs = append(errs, servers[i].Stop())
 	}
 	return errors.Join(errs...)
 }
@@ -251,13 +288,14 @@ func (g *Group) Stop() error {
 // moment (a second at most) for them to be gone, so that their ports are
 // free when it has exited. Reused servers are left alone.
 func (g *Group) Kill() {
-	for _, s := range g.servers {
+	servers := g.Servers()
+	for _, s := range servers {
 		if s.cmd != nil {
 			killGroup(s.cmd)
 		}
 	}
 	deadline := time.Now().Add(killWait)
-	for _, s := range g.servers {
+	for _, s := range servers {
 		if s.cmd != nil {
 			waitKilled(s.cmd, deadline)
 		}
