@@ -254,7 +254,7 @@ func (w *worker) pickleStep(st *plannedStep, tc *plannedCase, world *goja.Object
 		start := time.Now()
 		o := w.vm.RunStep(def, world, st.args, st.pickleStep.Argument, reg.TimeoutFor(def.Timeout))
 		w.vm.SetCurrentStep(nil)
-		r := w.run.result(o, time.Since(start))
+		r := w.run.result(o, max(time.Since(start)-o.Paused, 0))
 		arg.Result, arg.Error = &r, o.Err
 		stepErr = o.Err
 		outcomes = append(outcomes, o)
@@ -264,11 +264,15 @@ func (w *worker) pickleStep(st *plannedStep, tc *plannedCase, world *goja.Object
 		outcomes = append(outcomes, w.vm.RunHook(reg.Hooks[h.Index], world, arg, reg.TimeoutFor(h.Timeout)))
 	}
 	out = outcomes[0]
-	for _, o := range outcomes[1:] {
+	var paused time.Duration
+	for _, o := range outcomes {
 		if worse(o.Status, out.Status) {
 			out = o
 		}
+		paused += o.Paused
 	}
+	// Start-up waited for in the step or in its hooks is not the step's.
+	out.Paused = paused
 	return out, true, stepErr
 }
 
