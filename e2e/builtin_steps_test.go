@@ -103,6 +103,7 @@ Given('the value {value} is stored', function (v: number) { if (v !== 84) throw 
 // positive and its "not" form (issue 12). The API steps (steps/api*.ts)
 // prove themselves elsewhere.
 func TestBuiltinStepsFeatures(t *testing.T) {
+	t.Parallel() // long and self-contained (see the package doc)
 	testenv.NeedBrowser(t)
 	dir, _ := exampleSuite(t)
 	res := ferridriver(t, dir, "bdd", "features/builtin", "--parallel", "2", "--format", "message:m.ndjson", "--format", "summary")
@@ -281,6 +282,7 @@ const failingFeature = `Feature: failures
 // expected, what was found, the locator, and the step's line in the
 // feature (not the library's).
 func TestBuiltinStepFailures(t *testing.T) {
+	t.Parallel() // long and self-contained (see the package doc)
 	dir := browserProject(t)
 	testenv.WriteFiles(t, dir, map[string]string{
 		"features/fail.feature":         failingFeature,

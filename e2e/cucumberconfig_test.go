@@ -42,6 +42,7 @@ Given('a step that fails on its first attempt', function () {
 // profile, several profiles merged, process.env, and a default function
 // returning the profiles (CommonJS).
 func TestCucumberConfigProjectMatchesCucumberJS(t *testing.T) {
+	t.Parallel() // long and self-contained (see the package doc)
 	projects := map[string]map[string]string{
 		"esm profiles": {
 			"cucumber.mjs": `const common = {

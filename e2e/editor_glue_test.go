@@ -204,6 +204,7 @@ func (c *lspClient) waitLog(text string) string {
 // same steps are undefined to the editor. The project's own steps come
 // from their source, as usual.
 func TestEditorGlueForTheCucumberLanguageServer(t *testing.T) {
+	t.Parallel() // long and self-contained (see the package doc)
 	dir := t.TempDir()
 	testenv.WriteFiles(t, dir, map[string]string{"steps/mine.ts": "import { Given } from '@cucumber/cucumber'\nGiven('my own step', function () {})\n"})
 	res := ferridriver(t, dir, "steps", "--glue", "-o", ".vscode/ferridriver-steps.ts")

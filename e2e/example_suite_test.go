@@ -43,6 +43,7 @@ func readJUnit(t *testing.T, path string) junitSuite {
 // progress output with its summary, and writes the JUnit and HTML reports
 // its config asks for.
 func TestExampleSuite(t *testing.T) {
+	t.Parallel() // long and self-contained (see the package doc)
 	testenv.NeedBrowser(t)
 	dir, port := exampleSuite(t)
 	token := runToken(t)
@@ -83,6 +84,7 @@ func TestExampleSuite(t *testing.T) {
 // `ferridriver init` scaffolds a project that runs as is (its example
 // starts the demo app through [[webServer]]) and type-checks with tsc.
 func TestInitScaffold(t *testing.T) {
+	t.Parallel() // long and self-contained (see the package doc)
 	dir := filepath.Join(t.TempDir(), "my-tests")
 	res := ferridriver(t, ".", "init", dir)
 	if res.code != 0 {
@@ -179,6 +181,7 @@ When('a typo', async function () { await this.page.gotoo('/') })
 // describe what the steps really use, and the library needs nothing but
 // the public API.
 func TestExampleSuiteTypeChecks(t *testing.T) {
+	t.Parallel() // long and self-contained (see the package doc)
 	tsc := filepath.Join(oracles.NodeModules(t), "typescript", "bin", "tsc")
 	if _, err := os.Stat(tsc); err != nil {
 		t.Fatalf("typescript is not installed in tools/oracles: run `make oracles` (%v)", err)

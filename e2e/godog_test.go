@@ -25,6 +25,7 @@ import (
 // from it, which Chromium opens and which counts the scenarios as the
 // run did, and JUnit and Cucumber JSON with the failure screenshot.
 func TestGodogReport(t *testing.T) {
+	t.Parallel() // long and self-contained (see the package doc)
 	testenv.NeedBrowser(t)
 	dir := t.TempDir()
 	testenv.WriteFiles(t, dir, map[string]string{"features/login.feature": `Feature: Login
