@@ -21,6 +21,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/bmatcuk/doublestar/v4"
 	"github.com/go-viper/mapstructure/v2"
@@ -109,6 +110,45 @@ type MCP struct {
 	// server binds to an address other than loopback
 	// (FERRIDRIVER_MCP_TOKEN, --token).
 	Token string `mapstructure:"token"`
+	// TokenFile is a file whose first line is the token (kept out of
+	// the process list and of the configuration file).
+	TokenFile string `mapstructure:"tokenFile"`
+	// HTTPOrigins are the Origin header values (web pages) allowed besides
+	// loopback ones; "*" allows any (--http-origins).
+	HTTPOrigins []string `mapstructure:"httpOrigins"`
+	// SessionIdleTimeout closes an HTTP session idle for that long, a Go
+	// duration ("30m"; "0" never) (--session-idle-timeout).
+	SessionIdleTimeout string `mapstructure:"sessionIdleTimeout"`
+	// MaxSessions caps the HTTP sessions open at once (0: none)
+	// (--max-sessions).
+	MaxSessions *int `mapstructure:"maxSessions"`
+	// MaxContexts caps the browser contexts open at once across the
+	// clients (0: none) (--max-contexts).
+	MaxContexts *int `mapstructure:"maxContexts"`
+	// ReadTimeout bounds the time an HTTP request body may take to
+	// arrive, a Go duration ("30s"; "0" none) (--read-timeout).
+	ReadTimeout string `mapstructure:"readTimeout"`
+}
+
+// validate checks the [mcp] values.
+func (m MCP) validate() error {
+	for _, k := range []struct{ key, v string }{{"mcp.sessionIdleTimeout", m.SessionIdleTimeout}, {"mcp.readTimeout", m.ReadTimeout}} {
+		if k.v == "" {
+			continue
+		}
+		if d, err := time.ParseDuration(k.v); err != nil || d < 0 {
+			return &Error{Key: k.key, Msg: fmt.Sprintf("%q is not a duration such as \"30s\" or \"30m\" (\"0\": none)", k.v)}
+		}
+	}
+	for _, k := range []struct {
+		key string
+		v   *int
+	}{{"mcp.maxSessions", m.MaxSessions}, {"mcp.maxContexts", m.MaxContexts}} {
+		if k.v != nil && *k.v < 0 {
+			return &Error{Key: k.key, Msg: fmt.Sprintf("must be >= 0 (0: no limit), got %d", *k.v)}
+		}
+	}
+	return nil
 }
 
 // Bundler is the [bundler] section.
@@ -643,6 +683,9 @@ func (c *Config) validate() error {
 	}
 	if err := c.Browser.Validate(); err != nil {
 		return &Error{Key: "browser", Msg: err.Error()}
+	}
+	if err := c.MCP.validate(); err != nil {
+		return err
 	}
 	return nil
 }

@@ -20,37 +20,10 @@ import (
 // browser_export.go. This file holds what they share: schemas, the
 // session an argument names, and the text of a result.
 
-// browserTools are the MCP clients' browser sessions: the service, and
-// which client sessions already have their clean-up armed.
+// browserTools are the MCP clients' browser sessions: the service, which
+// keys them by client (Session.key); a client's close with its Session.
 type browserTools struct {
 	svc *browsing.Service
-
-	mu    sync.Mutex
-	armed map[*sdk.ServerSession]bool
-}
-
-// clientKey separates the MCP clients of one server (each HTTP client has
-// its own sessions); their browser contexts close when the client goes.
-func (s *Server) clientKey(req *sdk.CallToolRequest) string {
-	ss := req.Session
-	if ss == nil {
-		return ""
-	}
-	key := ss.ID()
-	bt := s.browser
-	bt.mu.Lock()
-	if !bt.armed[ss] {
-		bt.armed[ss] = true
-		go func() {
-			_ = ss.Wait()
-			bt.svc.CloseClient(key)
-			bt.mu.Lock()
-			delete(bt.armed, ss)
-			bt.mu.Unlock()
-		}()
-	}
-	bt.mu.Unlock()
-	return key
 }
 
 // common are the arguments every browser tool takes.
@@ -152,7 +125,11 @@ func (s *Server) browserTool(t *sdk.Tool, newArgs func() any, run func(ctx conte
 		if c, ok := args.(interface{ session() string }); ok {
 			name = c.session()
 		}
-		ss, err := s.browser.svc.Session(s.clientKey(req), name)
+		client, err := s.clientOf(req.Session)
+		if err != nil {
+			return errorResult(err.Error()), nil
+		}
+		ss, err := s.browser.svc.Session(client.key, name)
 		if err != nil {
 			return errorResult(err.Error()), nil
 		}
@@ -282,4 +259,7 @@ func (s *Server) addBrowserTools() {
 	s.addVerifyTools()
 	s.addExportTool()
 	s.addRunBDDTool()
+	if !s.opts.NoRunScript {
+		s.addRunCodeTool()
+	}
 }

@@ -12,6 +12,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/ferridriver/ferridriver/jsbridge"
+	"github.com/ferridriver/ferridriver/world/browsing"
 )
 
 func (s *Server) addBuiltins() {
@@ -80,29 +81,29 @@ func (s *Server) extensionsTool(ctx context.Context, req *sdk.CallToolRequest) (
 		*Report
 		Reloaded *ReloadReport `json:"reloaded,omitempty"`
 	}
-	var buildErr error
-	err := s.session.do(ctx, func(vm *jsbridge.VM) error {
-		switch in.Action {
-		case "", "list":
-		case "reload":
-			nvm, rep, err := s.reload()
-			if err != nil {
-				buildErr = err
-				return nil
-			}
-			vm, out.Reloaded = nvm, rep
-		default:
-			buildErr = fmt.Errorf("unknown action %q (list or reload)", in.Action)
-			return nil
+	switch in.Action {
+	case "", "list":
+	case "reload":
+		rep, _, err := s.reload()
+		if err != nil {
+			return errorResult("ferridriver_extensions: " + err.Error()), nil
 		}
-		out.Report = BuildReport(jsbridge.HostMCP, s.session.set, vm.Registry(), s.session.loadErrs, in.IncludeSchema)
+		out.Reloaded = rep
+	default:
+		return errorResult(fmt.Sprintf("ferridriver_extensions: unknown action %q (list or reload)", in.Action)), nil
+	}
+	sess, err := s.clientOf(req.Session)
+	if err != nil {
+		return nil, err
+	}
+	// The client's VM loads the current build before the job runs.
+	err = sess.do(ctx, func(vm *jsbridge.VM) error {
+		set, _ := s.ext.current()
+		out.Report = BuildReport(jsbridge.HostMCP, set, vm.Registry(), sess.loadErrs, in.IncludeSchema)
 		return nil
 	})
 	if err != nil {
 		return nil, err
-	}
-	if buildErr != nil {
-		return errorResult("ferridriver_extensions: " + buildErr.Error()), nil
 	}
 	b, _ := json.Marshal(out)
 	res := jsonText(b)
@@ -111,24 +112,28 @@ func (s *Server) extensionsTool(ctx context.Context, req *sdk.CallToolRequest) (
 	return res, nil
 }
 
-// reload rebuilds the extension files and loads them into a fresh VM; a
-// file that no longer builds keeps its last good build (and is reported).
-// It syncs the served tools, which sends notifications/tools/list_changed
-// only when they changed. Session goroutine only.
-func (s *Server) reload() (*jsbridge.VM, *ReloadReport, error) {
+// reload rebuilds the extension files; a file that no longer builds keeps
+// its last good build (and is reported). Every client's VM loads the new
+// build before its next job. It syncs the served tools (from a VM of its
+// own), which sends notifications/tools/list_changed only when they
+// changed, and returns what changed and the load errors.
+func (s *Server) reload() (*ReloadReport, []*jsbridge.FileError, error) {
+	s.reloadMu.Lock()
+	defer s.reloadMu.Unlock()
 	set, err := jsbridge.BuildExtensions(s.opts.Dir, s.opts.Extensions, s.opts.Alias)
 	if err != nil {
 		return nil, nil, err
 	}
-	set.KeepLastGood(s.session.set)
-	s.session.resetVM()
-	s.session.set = set
-	vm, err := s.session.ensureVM()
+	s.ext.replace(set)
+	set, _ = s.ext.current()
+	vm, err := jsbridge.NewVM(nil, jsbridge.VMOptions{Host: jsbridge.HostMCP, Dir: s.opts.Dir, Env: s.opts.Env, Stdout: s.opts.Log, Stderr: s.opts.Log})
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, fmt.Errorf("creating the script VM: %w", err)
 	}
+	defer vm.Close()
+	loadErrs := set.Load(vm)
 	a, r, c := s.syncTools(vm)
-	return vm, &ReloadReport{Added: nonNil(a), Removed: nonNil(r), Changed: nonNil(c), ToolListChanged: len(a)+len(r)+len(c) > 0}, nil
+	return &ReloadReport{Added: nonNil(a), Removed: nonNil(r), Changed: nonNil(c), ToolListChanged: len(a)+len(r)+len(c) > 0}, loadErrs, nil
 }
 
 func nonNil(s []string) []string {
@@ -188,48 +193,34 @@ func (s *Server) runScriptTool(ctx context.Context, req *sdk.CallToolRequest) (*
 	}
 	res := &ScriptResult{Status: "ok"}
 	start := time.Now()
-	err := s.session.do(ctx, func(vm *jsbridge.VM) error {
-		report(0, "executing script")
-		stop := s.session.console.startCapture()
-		defer func() { res.Console = stop() }()
-		rt := vm.Runtime()
-		prg, err := goja.Compile(runScriptName, "(async function (args) {"+*in.Source+"\n})", false)
-		if err != nil {
-			res.Status, res.Error = "error", &ScriptError{Name: "SyntaxError", Message: err.Error()}
-			return nil
-		}
-		fnv, err := rt.RunProgram(prg)
-		if err != nil {
-			res.Status, res.Error = "error", &ScriptError{Name: "SyntaxError", Message: err.Error()}
-			return nil
-		}
-		fn, _ := goja.AssertFunction(fnv)
-		var v goja.Value
-		callCtx, cancel := context.WithCancelCause(ctx)
-		defer cancel(nil)
-		stopWatch := watchMemory(uint64(s.opts.MemoryLimit), cancel)
-		vm.WithCaller(callCtx, progress, func() {
-			v, err = vm.CallContext(callCtx, fn, goja.Undefined(), []goja.Value{vm.ToJS(in.Args)}, limit, "run_script")
-		})
-		stopWatch()
-		if err != nil {
-			var te *jsbridge.TimeoutError
-			var je *jsbridge.JSError
-			var me *MemoryError
-			switch {
-			case errors.As(err, &me):
-				s.session.dropVMForMemory()
-				res.Status, res.Error = "error", &ScriptError{Name: "RangeError", Message: "the script was stopped: " + me.Error() + "; the script VM was rebuilt"}
-			case errors.As(err, &te):
-				s.session.resetVM()
-				res.Status, res.Error = "error", &ScriptError{Name: "TimeoutError", Message: fmt.Sprintf("the script did not finish within %s; the script VM was rebuilt", limit)}
-			case errors.As(err, &je):
-				res.Status, res.Error = "error", &ScriptError{Name: je.Type, Message: je.Message, Stack: je.Stack}
-			default:
-				res.Status, res.Error = "error", &ScriptError{Name: "Error", Message: err.Error()}
+	sess, err := s.clientOf(req.Session)
+	if err != nil {
+		return nil, err
+	}
+	err = sess.do(ctx, func(vm *jsbridge.VM) error {
+		// What the script did on the page is recorded as steps when its
+		// statements are actions built-in steps do, marked otherwise.
+		sess.onPage(func(bs *browsing.Session) {
+			if res.Status == "ok" {
+				bs.RecordScript("run_script", *in.Source)
+			} else {
+				bs.Note(fmt.Sprintf("not recorded: run_script ran %s and failed (%s)", codeSummary(*in.Source), firstLine(res.Error.Message)))
 			}
+		})
+		report(0, "executing script")
+		stop := sess.console.startCapture()
+		defer func() { res.Console = stop() }()
+		fn, serr := compileFunction(vm, runScriptName, "(async function (args) {"+*in.Source+"\n})")
+		if serr != nil {
+			res.Status, res.Error = "error", serr
 			return nil
 		}
+		v, serr := s.callJS(ctx, sess, vm, "run_script", "the script", fn, []goja.Value{vm.ToJS(in.Args)}, limit, progress)
+		if serr != nil {
+			res.Status, res.Error = "error", serr
+			return nil
+		}
+		var err error
 		if res.Value, err = exportJSON(vm, v); err != nil {
 			res.Status, res.Error = "error", &ScriptError{Name: "TypeError", Message: "the script's value is " + err.Error()}
 			return nil
@@ -250,6 +241,56 @@ func (s *Server) runScriptTool(ctx context.Context, req *sdk.CallToolRequest) (*
 		b, _ = json.Marshal(res)
 	}
 	return jsonText(b), nil
+}
+
+// compileFunction evaluates source, which must give a function, in vm.
+func compileFunction(vm *jsbridge.VM, name, source string) (goja.Callable, *ScriptError) {
+	prg, err := goja.Compile(name, source, false)
+	if err != nil {
+		return nil, &ScriptError{Name: "SyntaxError", Message: err.Error()}
+	}
+	fnv, err := vm.Runtime().RunProgram(prg)
+	if err != nil {
+		return nil, &ScriptError{Name: "SyntaxError", Message: err.Error()}
+	}
+	fn, ok := goja.AssertFunction(fnv)
+	if !ok {
+		return nil, &ScriptError{Name: "TypeError", Message: "the code is not a function: write it as async (page) => { ... }"}
+	}
+	return fn, nil
+}
+
+// callJS calls fn in the client's VM with the server's limits: limit
+// (a timeout, after which the VM is rebuilt), the memory limit, the
+// client's cancellation; what names the code in errors ("the script").
+// Session goroutine (a job of sess).
+func (s *Server) callJS(ctx context.Context, sess *Session, vm *jsbridge.VM, tool, what string, fn goja.Callable, args []goja.Value, limit time.Duration, progress func(jsbridge.Progress)) (goja.Value, *ScriptError) {
+	var v goja.Value
+	var err error
+	callCtx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	stopWatch := watchMemory(uint64(s.opts.MemoryLimit), cancel)
+	vm.WithCaller(callCtx, progress, func() {
+		v, err = vm.CallContext(callCtx, fn, goja.Undefined(), args, limit, tool)
+	})
+	stopWatch()
+	if err == nil {
+		return v, nil
+	}
+	var te *jsbridge.TimeoutError
+	var je *jsbridge.JSError
+	var me *MemoryError
+	switch {
+	case errors.As(err, &me):
+		sess.dropVMForMemory()
+		return nil, &ScriptError{Name: "RangeError", Message: what + " was stopped: " + me.Error() + "; the script VM was rebuilt"}
+	case errors.As(err, &te):
+		sess.resetVM()
+		return nil, &ScriptError{Name: "TimeoutError", Message: fmt.Sprintf("%s did not finish within %s; the script VM was rebuilt", what, limit)}
+	case errors.As(err, &je):
+		return nil, &ScriptError{Name: je.Type, Message: je.Message, Stack: je.Stack}
+	}
+	return nil, &ScriptError{Name: "Error", Message: err.Error()}
 }
 
 // exportJSON is v as JSON data (serialised with the VM's own

@@ -83,12 +83,15 @@ type Options struct {
 	Library func() (*jsbridge.Library, error)
 }
 
-// Server is an MCP server for one project. It serves one session (the
-// stdio transport has one client).
+// Server is an MCP server for one project. Each client (the stdio client,
+// or each streamable-HTTP session) has its own Session: a script VM, its
+// persistent processes and its browser sessions.
 type Server struct {
-	opts    Options
-	server  *sdk.Server
-	session *Session
+	opts   Options
+	server *sdk.Server
+	ext    *extensions
+	// reloadMu serialises reloads (the watcher's and the clients').
+	reloadMu sync.Mutex
 
 	mu      sync.Mutex
 	exposed map[string]string // name -> JSON of the advertised tool
@@ -97,11 +100,16 @@ type Server struct {
 	annotations map[string]json.RawMessage
 
 	browser *browserTools
+
+	clientsMu sync.Mutex
+	clients   map[*sdk.ServerSession]*Session
+	clientSeq int
+	closed    bool
 }
 
-// New builds the extensions, loads them into the session's VM and
-// registers the tools. A file that fails to bundle or load is reported by
-// ferridriver_extensions and on Log; the other files' tools are served.
+// New builds the extensions, loads them into a VM to learn their tools
+// and registers the tools. A file that fails to bundle or load is reported
+// by ferridriver_extensions and on Log; the other files' tools are served.
 func New(opts Options) (*Server, error) {
 	if opts.Timeout == 0 {
 		opts.Timeout = DefaultTimeout
@@ -123,45 +131,53 @@ func New(opts Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{opts: opts, exposed: map[string]string{}}
+	s := &Server{opts: opts, exposed: map[string]string{}, ext: &extensions{set: set}, clients: map[*sdk.ServerSession]*Session{}}
 	s.server = sdk.NewServer(&sdk.Implementation{Name: "ferridriver", Version: opts.Version}, &sdk.ServerOptions{
 		Instructions: instructions,
 		Logger:       slog.New(slog.NewTextHandler(opts.Log, &slog.HandlerOptions{Level: slog.LevelWarn})),
 		Capabilities: &sdk.ServerCapabilities{Tools: &sdk.ToolCapabilities{ListChanged: true}},
 	})
-	s.server.AddReceivingMiddleware(s.declaredAnnotationsMiddleware, argumentCapMiddleware)
-	s.session = newSession(&s.opts, set)
+	// recoverMiddleware is outermost: a panic anywhere below is one
+	// request's error.
+	s.server.AddReceivingMiddleware(s.recoverMiddleware, s.declaredAnnotationsMiddleware, argumentCapMiddleware)
 	s.addBuiltins()
 	if opts.Browsing != nil {
-		s.browser = &browserTools{svc: opts.Browsing, armed: map[*sdk.ServerSession]bool{}}
+		s.browser = &browserTools{svc: opts.Browsing}
 		s.addBrowserTools()
 	}
-	var report *Report
-	err = s.session.do(context.Background(), func(vm *jsbridge.VM) error {
-		s.syncTools(vm)
-		report = BuildReport(jsbridge.HostMCP, s.session.set, vm.Registry(), s.session.loadErrs, false)
-		return nil
-	})
+	report, err := s.loadTools()
 	if err != nil {
-		s.session.Close()
 		return nil, err
 	}
 	s.logReport(report)
 	return s, nil
 }
 
+// loadTools loads the current extension build into a VM of its own to
+// serve their tools, and reports what loaded. The clients' VMs load the
+// same build when they are made.
+func (s *Server) loadTools() (*Report, error) {
+	set, _ := s.ext.current()
+	vm, err := jsbridge.NewVM(nil, jsbridge.VMOptions{Host: jsbridge.HostMCP, Dir: s.opts.Dir, Env: s.opts.Env, Stdout: s.opts.Log, Stderr: s.opts.Log})
+	if err != nil {
+		return nil, fmt.Errorf("creating the script VM: %w", err)
+	}
+	defer vm.Close()
+	loadErrs := set.Load(vm)
+	s.syncTools(vm)
+	return BuildReport(jsbridge.HostMCP, set, vm.Registry(), loadErrs, false), nil
+}
+
 const instructions = `ferridriver serves the tools of the project's extensions (JS/TS files using defineTool).
 Call ferridriver_extensions to see every loaded tool, its timeout and its declared capabilities.
 A failed tool call returns isError with the error message first and the detail (stack) after.`
-
-// Session returns the server's session (to attach a browser to it).
-func (s *Server) Session() *Session { return s.session }
 
 // SDK returns the underlying SDK server.
 func (s *Server) SDK() *sdk.Server { return s.server }
 
 // Run serves the transport until the client disconnects or ctx ends, then
-// closes the session (its persistent processes are killed).
+// closes the client's session (its persistent processes are killed, its
+// browser contexts closed).
 func (s *Server) Run(ctx context.Context, t sdk.Transport) error {
 	wctx, stop := context.WithCancel(ctx)
 	defer stop()
@@ -178,15 +194,12 @@ func (s *Server) Run(ctx context.Context, t sdk.Transport) error {
 
 // WatchExtensions reloads the extensions whenever their files change,
 // until ctx ends, when Options.Watch is set. Run does it for its
-// transport; a server that serves the SDK server itself (HTTP) calls it.
+// transport; ServeHTTP does it too.
 func (s *Server) WatchExtensions(ctx context.Context) {
 	if s.opts.Watch {
 		go s.watch(ctx)
 	}
 }
-
-// Close ends the session.
-func (s *Server) Close() error { return s.session.Close() }
 
 func (s *Server) logReport(r *Report) {
 	exposed := 0
@@ -299,7 +312,12 @@ func (s *Server) extensionHandler(name string) sdk.ToolHandler {
 				}
 			}
 		}
-		err := s.session.do(ctx, func(vm *jsbridge.VM) error {
+		sess, err := s.clientOf(req.Session)
+		if err != nil {
+			return nil, err
+		}
+		err = sess.do(ctx, func(vm *jsbridge.VM) error {
+			sess.noteJob("not recorded: the tool " + name + " used the page")
 			stopWatch := watchMemory(uint64(s.opts.MemoryLimit), cancel)
 			res, callErr = vm.CallTool(callCtx, name, req.Params.Arguments, jsbridge.CallOptions{Timeout: limit, Progress: report})
 			stopWatch()
@@ -312,9 +330,9 @@ func (s *Server) extensionHandler(name string) sdk.ToolHandler {
 			case errors.As(callErr, &te):
 				// The call outlived the server's limit: its JS may have been
 				// interrupted mid-work. Start the next call on a fresh VM.
-				s.session.resetVM()
+				sess.resetVM()
 			case errors.As(callErr, &me):
-				s.session.dropVMForMemory()
+				sess.dropVMForMemory()
 			}
 			return nil
 		})
@@ -378,7 +396,7 @@ func argumentCapMiddleware(next sdk.MethodHandler) sdk.MethodHandler {
 	return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
 		if method == "tools/call" {
 			if p, ok := req.GetParams().(*sdk.CallToolParamsRaw); ok && len(p.Arguments) > MaxArgumentBytes {
-				return errorResult(fmt.Sprintf("the arguments of %s are %d bytes of JSON; the limit for one call is %d bytes (%d MiB): pass a file path or a URL instead", p.Name, len(p.Arguments), MaxArgumentBytes, MaxArgumentBytes>>20)), nil
+				return errorResult(argumentsTooLarge(p.Name, len(p.Arguments))), nil
 			}
 		}
 		return next(ctx, method, req)

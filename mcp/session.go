@@ -6,58 +6,109 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime/debug"
 	"sync"
+
+	"github.com/playwright-community/playwright-go"
 
 	"github.com/ferridriver/ferridriver/jsbridge"
 	"github.com/ferridriver/ferridriver/jsbridge/capability"
+	"github.com/ferridriver/ferridriver/world/browserenv"
+	"github.com/ferridriver/ferridriver/world/browsing"
 )
 
 // Session is the state one MCP client works with: a script VM (host
-// "mcp") with the extensions loaded, and the durable parts that outlive
-// any VM: the persistent processes (a capability.Session) and, later, the
-// browser. A goroutine owns the VM and runs the session's jobs one at a
-// time, so tool calls of one session are serialised (as in the reference
-// implementation); JS never runs anywhere else.
+// "mcp") with the extensions loaded, the persistent processes its tools
+// started (a capability.Session) and, when the server has a browser, the
+// client's browser sessions (world/browsing, keyed by the client), whose
+// default session's current tab is the VM's `page`. A goroutine owns the
+// VM and runs the session's jobs one at a time, so tool calls of one
+// client are serialised (as in the reference implementation); JS never
+// runs anywhere else. Two clients never share a Session.
 //
 // The VM is disposable: it is rebuilt after a call outlived the server's
-// limit (its JS may have been interrupted mid-work) and on reload. The
-// persistent processes survive that; they are killed when the session
-// closes.
+// limit (its JS may have been interrupted mid-work) and after a reload of
+// the extensions. The persistent processes and the browser sessions
+// survive that; they are closed when the client goes away.
 type Session struct {
 	opts *Options
+	ext  *extensions
+	// key is the client's key in the browser-session service.
+	key string
 
 	jobs chan func()
 	quit chan struct{}
 	done chan struct{}
 
 	// Owned by the session goroutine:
-	set      *jsbridge.ExtensionSet
 	vm       *jsbridge.VM
+	vmGen    int // the extension generation loaded in vm
 	loadErrs []*jsbridge.FileError
 	console  *consoleTee
+	// job is the running job's state (nil between jobs).
+	job *jobState
+	// release: the job that ran dropped a VM for exhausting memory; the
+	// memory is returned once the job is over (and no longer holds the
+	// VM).
+	release bool
 
 	cmds *capability.Session
 
-	// browser gives every VM of the session its page and context; see
-	// SetBrowser. Session goroutine only.
-	browser jsbridge.BrowserProvider
-	// release: the job that ran dropped a VM for exhausting memory; the
-	// memory is returned once the job is over (and no longer holds the
-	// VM). Session goroutine only.
-	release bool
+	// browser gives the VM its page and context (nil: no browser).
+	browser *browserenv.AgentBrowser
+	svc     *browsing.Service
 
 	closeOnce sync.Once
+}
+
+// jobState is what a running job holds: the browser sessions whose turn
+// it took (the page is its until the job ends), and the note to record
+// in them when the job touched the page without being recorded.
+type jobState struct {
+	ctx    context.Context
+	leases map[*browsing.Session]func()
+	// onPage, when set, records the job in every browser session it
+	// leased, before their turns are given back (what ran on the page).
+	onPage func(*browsing.Session)
 }
 
 // errClosed is returned for work submitted to a closed session.
 var errClosed = errors.New("the MCP session is closed")
 
-func newSession(opts *Options, set *jsbridge.ExtensionSet) *Session {
+// extensions are the server's extension files: one build shared by every
+// client's VM. gen counts reloads, so a VM built from an older build is
+// rebuilt before its next job.
+type extensions struct {
+	mu  sync.Mutex
+	set *jsbridge.ExtensionSet
+	gen int
+}
+
+func (e *extensions) current() (*jsbridge.ExtensionSet, int) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.set, e.gen
+}
+
+// replace installs a new build (keeping the last good build of files that
+// no longer build).
+func (e *extensions) replace(set *jsbridge.ExtensionSet) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	set.KeepLastGood(e.set)
+	e.set = set
+	e.gen++
+}
+
+func newSession(opts *Options, ext *extensions, key string, svc *browsing.Service) *Session {
 	s := &Session{
-		opts: opts, set: set,
+		opts: opts, ext: ext, key: key, svc: svc,
 		jobs: make(chan func()), quit: make(chan struct{}), done: make(chan struct{}),
 		cmds:    capability.NewSession(),
 		console: &consoleTee{out: opts.Log},
+	}
+	if svc != nil {
+		s.browser = browserenv.NewAgentBrowser(svc.Launcher(), sessionPage{s: s, name: browsing.DefaultSession}, svc)
 	}
 	go s.run()
 	return s
@@ -83,12 +134,36 @@ func (s *Session) run() {
 	}
 }
 
+// PanicError is a job (a tool call, a script) that panicked: the server
+// recovered it, rebuilt the VM and carries on.
+type PanicError struct {
+	Value any
+	Stack []byte
+}
+
+func (e *PanicError) Error() string {
+	return fmt.Sprintf("internal error: %v (the server recovered and carries on; please report it)", e.Value)
+}
+
 // do runs fn on the session goroutine with the session's VM (built on
-// first use) and waits for it. Work queued behind a running call starts
-// when that call ends; ctx ends the wait for a turn.
+// first use, and again when the extensions were reloaded) and waits for
+// it. Work queued behind a running call starts when that call ends; ctx
+// ends the wait for a turn and is the job's context (the wait for the
+// page's turn, see sessionPage).
 func (s *Session) do(ctx context.Context, fn func(vm *jsbridge.VM) error) error {
 	errc := make(chan error, 1)
 	job := func() {
+		s.job = &jobState{ctx: ctx}
+		defer func() {
+			// A panic of the job is one call's failure, never the
+			// server's: the VM, in an unknown state, is rebuilt.
+			if r := recover(); r != nil {
+				fmt.Fprintf(s.opts.Log, "ferridriver mcp: recovered from a panic: %v\n%s", r, debug.Stack())
+				s.resetVM()
+				errc <- &PanicError{Value: r}
+			}
+			s.endJob()
+		}()
 		if err := ctx.Err(); err != nil {
 			errc <- err
 			return
@@ -116,12 +191,107 @@ func (s *Session) do(ctx context.Context, fn func(vm *jsbridge.VM) error) error 
 	return <-errc
 }
 
-// ensureVM builds the VM and loads the extensions into it. Session
-// goroutine only.
+// endJob records the job's note in the browser sessions it used and
+// gives their turns back. Session goroutine only.
+func (s *Session) endJob() {
+	j := s.job
+	s.job = nil
+	if j == nil {
+		return
+	}
+	for bs, release := range j.leases {
+		if j.onPage != nil {
+			j.onPage(bs)
+		}
+		release()
+	}
+}
+
+// onPage sets how the running job is recorded in the browser sessions
+// whose page it used (see jobState.onPage). Session goroutine only.
+func (s *Session) onPage(record func(*browsing.Session)) {
+	if s.job != nil {
+		s.job.onPage = record
+	}
+}
+
+// noteJob records the running job, if it uses the page, as the comment
+// note. Session goroutine only.
+func (s *Session) noteJob(note string) {
+	s.onPage(func(bs *browsing.Session) { bs.Note(note) })
+}
+
+// lease returns the client's browser session name with its turn held
+// until the running job ends. Session goroutine only (the VM's loop).
+func (s *Session) lease(name string) (*browsing.Session, error) {
+	if s.svc == nil {
+		return nil, errors.New("this server has no browser")
+	}
+	bs, err := s.svc.Session(s.key, name)
+	if err != nil {
+		return nil, err
+	}
+	j := s.job
+	if j == nil {
+		return nil, errors.New("the page is only available while a call runs")
+	}
+	if _, ok := j.leases[bs]; ok {
+		return bs, nil
+	}
+	release, err := bs.Acquire(j.ctx)
+	if err != nil {
+		return nil, fmt.Errorf("waiting for the browser session %q: %w", name, err)
+	}
+	if j.leases == nil {
+		j.leases = map[*browsing.Session]func(){}
+	}
+	j.leases[bs] = release
+	return bs, nil
+}
+
+// sessionPage is the page source of the session's VM: the current tab of
+// the client's browser session name, its turn taken for the rest of the
+// job.
+type sessionPage struct {
+	s    *Session
+	name string
+}
+
+func (p sessionPage) Page() (playwright.Page, error) {
+	bs, err := p.s.lease(p.name)
+	if err != nil {
+		return nil, err
+	}
+	return bs.CurrentPage(p.s.job.ctx)
+}
+
+func (p sessionPage) Context() (playwright.BrowserContext, error) {
+	bs, err := p.s.lease(p.name)
+	if err != nil {
+		return nil, err
+	}
+	return bs.BrowserContext(p.s.job.ctx)
+}
+
+func (p sessionPage) Explain(err error) error {
+	if p.s.svc == nil {
+		return err
+	}
+	bs, serr := p.s.svc.Session(p.s.key, p.name)
+	if serr != nil {
+		return err
+	}
+	return bs.Explain(err)
+}
+
+// ensureVM builds the VM and loads the extensions into it, rebuilding it
+// when the extensions were reloaded since. Session goroutine only.
 func (s *Session) ensureVM() (*jsbridge.VM, error) {
-	if s.vm != nil {
+	set, gen := s.ext.current()
+	if s.vm != nil && s.vmGen == gen {
 		return s.vm, nil
 	}
+	s.resetVM()
 	vm, err := jsbridge.NewVM(nil, jsbridge.VMOptions{
 		Host: jsbridge.HostMCP, Dir: s.opts.Dir, Env: s.opts.Env,
 		// stdout carries the protocol: console output goes to the log.
@@ -135,21 +305,9 @@ func (s *Session) ensureVM() (*jsbridge.VM, error) {
 	if s.browser != nil {
 		jsbridge.SetBrowserProvider(vm, s.browser)
 	}
-	s.loadErrs = s.set.Load(vm)
-	s.vm = vm
+	s.loadErrs = set.Load(vm)
+	s.vm, s.vmGen = vm, gen
 	return vm, nil
-}
-
-// SetBrowser attaches the session's browser: handler contexts and the
-// page/context globals of this session's VMs (the current one and every
-// rebuilt one) get their values from p. The session does not own p; the
-// browser layer closes it when the session ends (see Server.Run).
-func (s *Session) SetBrowser(p jsbridge.BrowserProvider) error {
-	return s.do(context.Background(), func(vm *jsbridge.VM) error {
-		s.browser = p
-		jsbridge.SetBrowserProvider(vm, p)
-		return nil
-	})
 }
 
 // resetVM drops the VM; the next job builds a fresh one. Session
@@ -168,14 +326,18 @@ func (s *Session) dropVMForMemory() {
 	s.release = true
 }
 
-// Close ends the session: the VM is closed and every persistent process
-// is killed. It waits for a running call to finish its turn.
+// Close ends the session: the VM is closed (with the contexts its code
+// created), every persistent process is killed and the client's browser
+// sessions are closed. It waits for a running call to finish its turn.
 func (s *Session) Close() error {
 	var err error
 	s.closeOnce.Do(func() {
 		close(s.quit)
 		<-s.done
 		err = s.cmds.Close()
+		if s.svc != nil {
+			s.svc.CloseClient(s.key)
+		}
 	})
 	return err
 }

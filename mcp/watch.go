@@ -10,8 +10,6 @@ import (
 	"time"
 
 	"github.com/fsnotify/fsnotify"
-
-	"github.com/ferridriver/ferridriver/jsbridge"
 )
 
 // watchDebounce is how long the watcher waits after the last change to an
@@ -58,13 +56,7 @@ func (s *Server) watch(ctx context.Context) {
 }
 
 func (s *Server) reloadAndLog(ctx context.Context) {
-	var rep *ReloadReport
-	var errs []*jsbridge.FileError
-	err := s.session.do(ctx, func(*jsbridge.VM) error {
-		_, r, err := s.reload()
-		rep, errs = r, s.session.loadErrs
-		return err
-	})
+	rep, errs, err := s.reload()
 	switch {
 	case err != nil:
 		fmt.Fprintf(s.opts.Log, "ferridriver mcp: extensions changed; reload failed: %v\n", err)

@@ -269,6 +269,14 @@ func parseFeatures(dir string, files []featureFile, language string) ([]*feature
 		go func() {
 			defer wg.Done()
 			defer func() { <-sem }()
+			// A panic of the Gherkin library on some input is that file's
+			// error, not the end of the process (an MCP server runs
+			// features for its clients).
+			defer func() {
+				if p := recover(); p != nil {
+					out[i], errs[i] = nil, fmt.Errorf("%s: the Gherkin reader failed on this file (%v); please report it", slashpath.Rel(dir, ff.path), p)
+				}
+			}()
 			out[i], errs[i] = parseFeature(ff.path, slashpath.Rel(dir, ff.path), language)
 		}()
 	}

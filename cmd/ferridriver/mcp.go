@@ -6,15 +6,22 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
+	"strings"
 	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/ferridriver/ferridriver/jsbridge"
+	"github.com/ferridriver/ferridriver/config"
 	"github.com/ferridriver/ferridriver/mcp"
+	"github.com/ferridriver/ferridriver/world"
 	"github.com/ferridriver/ferridriver/world/browsing"
 )
+
+// DefaultMaxContexts is --max-contexts' default: the browser contexts the
+// MCP server keeps open at once.
+const DefaultMaxContexts = 16
 
 func init() {
 	var (
@@ -26,6 +33,12 @@ func init() {
 		transport, host string
 		port            int
 		token           string
+		tokenFile       string
+		httpOrigins     []string
+		idleTimeout     time.Duration
+		readTimeout     time.Duration
+		maxSessions     int
+		maxContexts     int
 	)
 	cmd := &cobra.Command{
 		Use:   "mcp",
@@ -44,8 +57,11 @@ any MCP client). It loads the configured extensions (host "mcp") and serves:
     as a feature file of built-in steps (docs/mcp.md).
 
 --transport http serves streamable HTTP on --host:--port (127.0.0.1 by
-default; path /mcp). Another address needs a bearer token (--token, env
-FERRIDRIVER_MCP_TOKEN or [mcp] token); requests without it get 401.
+default; path /mcp), each client in its own session (VM, browser contexts).
+Another address needs a bearer token (env FERRIDRIVER_MCP_TOKEN,
+--token-file, [mcp] token or --token); requests without it get 401, and
+requests from a web page whose Origin is not loopback or listed in
+--http-origins get 403. Idle sessions expire (--session-idle-timeout).
 
 Console output and the server's notes go to stderr. The session ends when
 the client disconnects: persistent processes started by tools are killed.`,
@@ -67,16 +83,21 @@ the client disconnects: persistent processes started by tools are killed.`,
 			if t == 0 {
 				t = -1 // none
 			}
-			// The session's browser: launched when a tool or script first
-			// touches page/context, closed when the server stops. The
-			// browser tools share its Chromium.
-			browser, err := newScriptBrowser(p.cfg)
+			// One Chromium for the server, launched when a client first
+			// touches the browser; each client gets its own contexts.
+			launcher, err := world.NewLauncher(p.cfg.Browser, world.Options{Logf: browserLog, Debugf: browserDebug()})
 			if err != nil {
-				return &ExitError{Code: exitUsage, Err: err}
+				return &ExitError{Code: exitUsage, Err: fmt.Errorf("[browser]: %w", err)}
 			}
-			defer browser.Close()
-			svc := browsing.NewService(browser.Launcher())
+			defer launcher.Close()
+			svc := browsing.NewService(launcher)
 			defer svc.Close()
+			mc := p.cfg.MCP
+			fl := cmd.Flags()
+			if !fl.Changed("max-contexts") && mc.MaxContexts != nil {
+				maxContexts = *mc.MaxContexts
+			}
+			svc.SetContextLimit(maxContexts, "close one (browser_close), end a client, or raise --max-contexts ([mcp] maxContexts)")
 			srv, err := mcp.New(mcp.Options{
 				Dir: p.dir, Extensions: p.cfg.Extensions, Alias: p.cfg.Bundler.Alias, Env: p.env,
 				ScriptCommands: p.scriptCommands, Timeout: t, NoRunScript: noRunScript, Watch: !noWatch,
@@ -87,9 +108,6 @@ the client disconnects: persistent processes started by tools are killed.`,
 			if err != nil {
 				return &ExitError{Code: exitUsage, Err: err}
 			}
-			if err := srv.Session().SetBrowser(browser); err != nil {
-				return &ExitError{Code: exitUsage, Err: err}
-			}
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
 			switch transport {
@@ -98,10 +116,20 @@ the client disconnects: persistent processes started by tools are killed.`,
 					return &ExitError{Code: exitFailed, Err: err}
 				}
 			case "http":
-				if token == "" {
-					token = p.cfg.MCP.Token
+				tok, err := mcpToken(fl.Changed("token"), token, tokenFile, mc)
+				if err != nil {
+					return &ExitError{Code: exitUsage, Err: err}
 				}
-				if err := serveMCPHTTP(ctx, srv, host, port, token, cmd.ErrOrStderr()); err != nil {
+				o := mcp.HTTPOptions{Token: tok, Origins: append(append([]string(nil), mc.HTTPOrigins...), httpOrigins...)}
+				o.SessionIdleTimeout = durationSetting(fl.Changed("session-idle-timeout"), idleTimeout, mc.SessionIdleTimeout, mcp.DefaultSessionIdleTimeout)
+				o.ReadTimeout = durationSetting(fl.Changed("read-timeout"), readTimeout, mc.ReadTimeout, mcp.DefaultReadTimeout)
+				if !fl.Changed("max-sessions") && mc.MaxSessions != nil {
+					maxSessions = *mc.MaxSessions
+				}
+				if o.MaxSessions = maxSessions; maxSessions == 0 {
+					o.MaxSessions = -1
+				}
+				if err := serveMCPHTTP(ctx, srv, host, port, o, cmd.ErrOrStderr()); err != nil {
 					return err
 				}
 			default:
@@ -121,8 +149,64 @@ the client disconnects: persistent processes started by tools are killed.`,
 	fl.StringVar(&transport, "transport", "stdio", "stdio or http (streamable HTTP)")
 	fl.StringVar(&host, "host", "127.0.0.1", "address the HTTP transport binds to; other than loopback needs a token")
 	fl.IntVar(&port, "port", 8931, "port of the HTTP transport")
-	fl.StringVar(&token, "token", os.Getenv("FERRIDRIVER_MCP_TOKEN"), "bearer token HTTP clients must send (env FERRIDRIVER_MCP_TOKEN, [mcp] token)")
+	fl.StringVar(&token, "token", "", "bearer token HTTP clients must send (visible in the process list: prefer --token-file or env FERRIDRIVER_MCP_TOKEN)")
+	fl.StringVar(&tokenFile, "token-file", "", "file whose first line is the bearer token ([mcp] tokenFile)")
+	fl.StringSliceVar(&httpOrigins, "http-origins", nil, "Origin header values (web pages) allowed besides loopback ones, e.g. https://app.example.com; * for any ([mcp] httpOrigins)")
+	fl.DurationVar(&idleTimeout, "session-idle-timeout", mcp.DefaultSessionIdleTimeout, "close an HTTP session (its VM, browser contexts, processes) after this long without requests (0: never; [mcp] sessionIdleTimeout)")
+	fl.IntVar(&maxSessions, "max-sessions", mcp.DefaultMaxSessions, "HTTP sessions open at once; a new client past it gets an error (0: no limit; [mcp] maxSessions)")
+	fl.IntVar(&maxContexts, "max-contexts", DefaultMaxContexts, "browser contexts open at once across the clients (0: no limit; [mcp] maxContexts)")
+	fl.DurationVar(&readTimeout, "read-timeout", mcp.DefaultReadTimeout, "time an HTTP request body may take to arrive, whole (0: none; [mcp] readTimeout)")
 	rootCmd.AddCommand(cmd)
+}
+
+// mcpToken is the HTTP transport's bearer token: --token, else
+// --token-file, else FERRIDRIVER_MCP_TOKEN or [mcp] token (the
+// configuration, the environment over the file), else [mcp] tokenFile.
+func mcpToken(flagSet bool, token, tokenFile string, mc config.MCP) (string, error) {
+	switch {
+	case flagSet:
+		if token == "" {
+			return "", fmt.Errorf("--token is empty")
+		}
+		return token, nil
+	case tokenFile != "":
+		return readTokenFile("--token-file", tokenFile)
+	case mc.Token != "":
+		return mc.Token, nil
+	case mc.TokenFile != "":
+		return readTokenFile("[mcp] tokenFile", mc.TokenFile)
+	}
+	return "", nil
+}
+
+// readTokenFile reads a token: the file's first line, trimmed.
+func readTokenFile(what, path string) (string, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return "", fmt.Errorf("%s: %w", what, err)
+	}
+	tok, _, _ := strings.Cut(string(b), "\n")
+	if tok = strings.TrimSpace(tok); tok == "" {
+		return "", fmt.Errorf("%s: %s holds no token (its first line is empty)", what, path)
+	}
+	return tok, nil
+}
+
+// durationSetting is a duration flag when given, else its configuration
+// key (validated when loaded) when set, else the default; 0 means none
+// (negative for mcp.HTTPOptions).
+func durationSetting(flagSet bool, flag time.Duration, key string, def time.Duration) time.Duration {
+	d := def
+	switch {
+	case flagSet:
+		d = flag
+	case key != "":
+		d, _ = time.ParseDuration(key)
+	}
+	if d == 0 {
+		return -1
+	}
+	return d
 }
 
 // memoryLimitBytes is --memory-limit (MiB; 0: none) as mcp.Options takes it.

@@ -336,7 +336,7 @@ func (ss *Session) Navigate(ctx context.Context, url string, mode SnapMode) (*Re
 		return nil, err
 	}
 	kind := KindAction
-	if len(ss.steps) == 0 {
+	if !ss.hasSteps() {
 		kind = KindContext
 	}
 	return ss.perform(ctx, op{

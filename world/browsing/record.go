@@ -35,6 +35,9 @@ type Step struct {
 	Upload string
 	// uploadTarget is the step's target when Upload is set.
 	uploadTarget string
+	// Comment, when set, makes this entry a comment line of the feature
+	// (`# ...`) instead of a step: what ran and could not be recorded.
+	Comment string
 }
 
 // target is an element as the recording names it.
@@ -168,6 +171,10 @@ func Feature(feature, scenario string, steps []Step, dir string) string {
 	fmt.Fprintf(&b, "Feature: %s\n\n  Scenario: %s\n", oneLine(feature), oneLine(scenario))
 	prev := Kind(-1)
 	for _, st := range steps {
+		if st.Comment != "" {
+			fmt.Fprintf(&b, "    # %s\n", oneLine(st.Comment))
+			continue
+		}
 		kw := [...]string{"Given", "When", "Then"}[st.Kind]
 		if st.Kind == prev {
 			kw = "And"

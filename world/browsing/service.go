@@ -33,6 +33,10 @@ type Service struct {
 	mu       sync.Mutex
 	sessions map[sessionKey]*Session
 	closed   bool
+	// contexts counts the browser contexts open (sessions' and tracked
+	// ones), capped at maxContexts (see SetContextLimit).
+	contexts, maxContexts int
+	limitHint             string
 }
 
 type sessionKey struct{ client, name string }
@@ -139,6 +143,8 @@ type Session struct {
 	netByReq map[playwright.Request]*NetworkRequest
 	dialog   playwright.Dialog
 	dialogCh chan struct{}
+	// liveWS is ws, for Explain from any goroutine.
+	liveWS *world.Session
 }
 
 // popupWait is how long a click waits for a tab it may have opened (a
@@ -208,11 +214,12 @@ func (ss *Session) reset() {
 	if ss.ws != nil {
 		ws := ss.ws
 		go func() { _, _ = ws.Close(false) }()
+		ss.svc.releaseContext()
 	}
 	ss.ws, ss.bctx, ss.tabs, ss.cur, ss.pending = nil, nil, nil, 0, nil
 	ss.pageCh = nil
 	ss.logMu.Lock()
-	ss.dialog = nil
+	ss.dialog, ss.liveWS = nil, nil
 	ss.logMu.Unlock()
 }
 
@@ -224,15 +231,20 @@ func (ss *Session) ensure(ctx context.Context) (*tab, error) {
 		ss.reset()
 	}
 	if ss.ws == nil {
+		if err := ss.svc.reserveContext(); err != nil {
+			return nil, err
+		}
 		ws := ss.svc.l.NewSession(0, "mcp-"+ss.name)
 		page, err := ws.Page(ctx)
 		if err != nil {
 			_, _ = ws.Close(false)
+			ss.svc.releaseContext()
 			return nil, ws.Explain(err)
 		}
 		bctx, err := ws.Context(ctx)
 		if err != nil {
 			_, _ = ws.Close(false)
+			ss.svc.releaseContext()
 			return nil, err
 		}
 		ss.ws, ss.bctx = ws, bctx
@@ -244,6 +256,7 @@ func (ss *Session) ensure(ctx context.Context) (*tab, error) {
 		ss.logMu.Lock()
 		ss.netByReq = map[playwright.Request]*NetworkRequest{}
 		ss.dialogCh = make(chan struct{}, 16)
+		ss.liveWS = ws
 		ss.logMu.Unlock()
 		pageCh := make(chan struct{}, 1)
 		ss.pageCh = pageCh
@@ -418,7 +431,12 @@ func (ss *Session) Live(ctx context.Context) (*world.Session, error) {
 
 // PageState is the current tab's URL and title (when changed) and
 // snapshot, as an action's result carries them. Under turn.
+// A dialog left open (by code that ran on the page) is reported as the
+// result's Modal, without a snapshot.
 func (ss *Session) PageState(ctx context.Context, mode SnapMode) (*Result, error) {
+	if d := ss.openDialog(); d != nil {
+		return &Result{Modal: fmt.Sprintf("a %s dialog is open: %q; handle it with browser_handle_dialog", d.Type(), d.Message())}, nil
+	}
 	if _, err := ss.current(ctx); err != nil {
 		return nil, err
 	}

@@ -338,6 +338,11 @@ func (r *Runtime) newContext(api string, b *browserW, v goja.Value, withPage boo
 	if err != nil {
 		r.throwError(api, err)
 	}
+	if g, ok := host.(ContextGate); ok {
+		if err := g.AllowContext(); err != nil {
+			r.throwError(api, err)
+		}
+	}
 	opt := r.contextOptions(defaults, v)
 	type made struct {
 		c playwright.BrowserContext

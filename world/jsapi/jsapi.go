@@ -28,6 +28,13 @@ import (
 )
 
 // Host connects the bindings of one VM to the browser layer.
+// ContextGate is what a Host implements to bound the browser contexts
+// that JS creates (browser.newContext(), browser.newPage()): AllowContext
+// refuses one more with an error that JS sees.
+type ContextGate interface {
+	AllowContext() error
+}
+
 type Host interface {
 	// Browser returns the browser that `browser.newContext()` and
 	// `chromium.launch()` use, launching it if needed.
