@@ -207,10 +207,13 @@ func TestMCPHTTPClientsHaveTheirOwnSession(t *testing.T) {
 // the others.
 func TestMCPHTTPIdleSessionsExpireAndContextsAreCapped(t *testing.T) {
 	dir := browserProject(t)
-	endpoint := startMCPHTTP(t, dir, nil, "--session-idle-timeout", "3s", "--max-contexts", "1")
+	token := runToken(t)
+	endpoint, cmd, stderr := startMCPHTTPCmd(t, dir, []string{token}, "--session-idle-timeout", "3s", "--max-contexts", "1")
 	a := httpClient(t, endpoint, "")
-	b := httpClient(t, endpoint, "")
 	callOK(t, a, "browser_navigate", map[string]any{"url": "/login"})
+	// b connects once a's call (which launched the browser) is done, and
+	// keeps calling, so that only a idles out.
+	b := httpClient(t, endpoint, "")
 	r := mcpCall(t, b, "browser_navigate", map[string]any{"url": "/login"})
 	if !r.IsError || !strings.Contains(resultText(r, 0), "limit") || !strings.Contains(resultText(r, 0), "--max-contexts") {
 		t.Fatalf("past --max-contexts, want an error naming the limit: %s", resultText(r, 0))
@@ -218,7 +221,7 @@ func TestMCPHTTPIdleSessionsExpireAndContextsAreCapped(t *testing.T) {
 	// b keeps calling (and stays alive) while a is idle.
 	deadline := time.Now().Add(20 * time.Second)
 	for {
-		time.Sleep(time.Second)
+		time.Sleep(500 * time.Millisecond)
 		r = mcpCall(t, b, "browser_navigate", map[string]any{"url": "/login"})
 		if !r.IsError {
 			break
@@ -232,6 +235,23 @@ func TestMCPHTTPIdleSessionsExpireAndContextsAreCapped(t *testing.T) {
 	if _, err := a.CallTool(ctx, &sdk.CallToolParams{Name: "browser_snapshot"}); err == nil {
 		t.Errorf("client a's session should have expired")
 	}
+
+	// A script that closes its context: the next call opens a fresh one.
+	scriptValue(t, b, `await context.close(); return 1`)
+	callOK(t, b, "browser_navigate", map[string]any{"url": "/login"})
+
+	// The server's end closes the sessions still open, and their browser.
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan struct{})
+	go func() { _ = cmd.Wait(); close(exited) }()
+	select {
+	case <-exited:
+	case <-time.After(20 * time.Second):
+		t.Fatalf("the HTTP server did not stop on SIGTERM:\n%s", stderr.String())
+	}
+	noneLeft(t, token)
 }
 
 // TestMCPHTTPSessionCap: past --max-sessions a new client gets an error

@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"sort"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/playwright-community/playwright-go"
@@ -145,6 +146,10 @@ type Session struct {
 	dialogCh chan struct{}
 	// liveWS is ws, for Explain from any goroutine.
 	liveWS *world.Session
+	// ctxClosed is set when the context closed other than by reset
+	// (context.close() in a script): the next call opens a fresh one.
+	// Under turn (the flag itself is set from Playwright's goroutine).
+	ctxClosed *atomic.Bool
 }
 
 // popupWait is how long a click waits for a tab it may have opened (a
@@ -227,7 +232,7 @@ func (ss *Session) reset() {
 // after a browser crash, and takes in the pages opened since the last
 // call. Under turn.
 func (ss *Session) ensure(ctx context.Context) (*tab, error) {
-	if ss.ws != nil && ss.ws.Crashed() {
+	if ss.ws != nil && (ss.ws.Crashed() || ss.ctxClosed.Load()) {
 		ss.reset()
 	}
 	if ss.ws == nil {
@@ -248,6 +253,9 @@ func (ss *Session) ensure(ctx context.Context) (*tab, error) {
 			return nil, err
 		}
 		ss.ws, ss.bctx = ws, bctx
+		closed := &atomic.Bool{}
+		ss.ctxClosed = closed
+		bctx.OnClose(func(playwright.BrowserContext) { closed.Store(true) })
 		if ss.svc.l.Config().ActionTimeout == nil {
 			// An agent is better served by a clear error soon than by
 			// Playwright's 30 s wait on a wrong element.
