@@ -12,8 +12,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/ferridriver/ferridriver/jsbridge"
 	"github.com/ferridriver/ferridriver/config"
+	"github.com/ferridriver/ferridriver/jsbridge"
 	"github.com/ferridriver/ferridriver/mcp"
 	"github.com/ferridriver/ferridriver/world"
 	"github.com/ferridriver/ferridriver/world/browsing"
