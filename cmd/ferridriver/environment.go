@@ -61,11 +61,10 @@ func browserDebug() func(format string, args ...any) {
 	return browserLog
 }
 
-// newScriptBrowser returns the browser of the script and mcp hosts (the
-// `page` and `context` globals, tool handlers' ctx.page): one page for the
-// session, launched on first use. Install it with
-// jsbridge.SetBrowserProvider(vm, b) (run) or as mcp Session().Browser,
-// and Close it when the session ends.
+// newScriptBrowser returns the browser of the script host (the `page` and
+// `context` globals, tool handlers' ctx.page): one page for the run,
+// launched on first use. Install it with jsbridge.SetBrowserProvider(vm, b)
+// and Close it when the run ends.
 func newScriptBrowser(cfg *config.Config) (*browserenv.ScriptBrowser, error) {
 	b, err := browserenv.NewScriptBrowser(cfg.Browser, browserenv.Options{Logf: browserLog, Debugf: browserDebug()})
 	if err != nil {

@@ -2,9 +2,10 @@
 // it is the runner.Environment that gives every test case attempt its own
 // world.Session, decorates every World with lazy page, context, browser,
 // request and baseURL properties, attaches the failure screenshot and the
-// trace, and closes the context after the After hooks; for the script and
-// mcp hosts, ScriptBrowser is the session-level page behind the `page`
-// global and tool handlers' ctx.page.
+// trace, and closes the context after the After hooks; for the script
+// host, ScriptBrowser is the page behind the `page` global and tool
+// handlers' ctx.page; for the mcp host, AgentBrowser gives each client's
+// VM the current tab of the client's browser session.
 package browserenv
 
 import (

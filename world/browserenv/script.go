@@ -13,12 +13,12 @@ import (
 	"github.com/ferridriver/ferridriver/world/jsapi"
 )
 
-// ScriptBrowser is the browser of the script and mcp hosts: one page for
-// the whole session (`page` and `context` globals, tool handlers'
+// ScriptBrowser is the browser of the script host (`ferridriver run`): one
+// page for the whole run (`page` and `context` globals, tool handlers'
 // ctx.page), launched on first use. A page the script closed is replaced
 // by a new one in the same context; a crashed browser by a new session.
-// Install it with jsbridge.SetBrowserProvider (script host) or as
-// mcp.Session.Browser. Safe for concurrent use.
+// Install it with jsbridge.SetBrowserProvider. (The mcp host gives each
+// client's VM an AgentBrowser.) Safe for concurrent use.
 type ScriptBrowser struct {
 	launcher *world.Launcher
 	cfg      world.Config
@@ -38,8 +38,7 @@ func NewScriptBrowser(cfg world.Config, opts Options) (*ScriptBrowser, error) {
 	return &ScriptBrowser{launcher: l, cfg: cfg}, nil
 }
 
-// Launcher is the browser the script session runs on (the MCP server's
-// browser tools share it: one Chromium per server).
+// Launcher is the browser the script runs on.
 func (s *ScriptBrowser) Launcher() *world.Launcher { return s.launcher }
 
 // Close closes the session's context, the browser and the driver.
