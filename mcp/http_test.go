@@ -127,7 +127,21 @@ func TestHTTPSessionCap(t *testing.T) {
 // the other up to the cap all get in (a client's initialize is not counted
 // twice while its answer is still being sent).
 func TestHTTPSessionCapCountsEachClientOnce(t *testing.T) {
-	endpoint, _ := httpServer(t, nil, HTTPOptions{MaxSessions: 5})
+	_, srv := httpServer(t, nil, HTTPOptions{})
+	h := srv.HTTPHandler(HTTPOptions{MaxSessions: 5}).(*httpFront)
+	// The SDK's handler returns a while after its answer went out (the
+	// client is then already on): such a request must not count as a
+	// session on top of the one it opened.
+	sdkHandler := h.next
+	h.next = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		sdkHandler.ServeHTTP(w, r)
+		if r.Method == http.MethodPost && r.Header.Get("Mcp-Session-Id") == "" {
+			time.Sleep(300 * time.Millisecond)
+		}
+	})
+	ts := httptest.NewServer(h)
+	defer ts.Close()
+	endpoint := ts.URL + "/mcp"
 	for i := range 5 {
 		cs, err := sdk.NewClient(&sdk.Implementation{Name: "a", Version: "1"}, nil).Connect(context.Background(), &sdk.StreamableClientTransport{Endpoint: endpoint}, nil)
 		if err != nil {
@@ -251,5 +265,20 @@ func TestHTTPOversizedMessagesAreAnsweredWithoutTheSDK(t *testing.T) {
 	// The session carries on.
 	if r := call(t, cs, "run_script", map[string]any{"source": "return 5"}); !strings.Contains(text(r, 0), `"value":5`) {
 		t.Errorf("after the oversized messages: %s", text(r, 0))
+	}
+}
+
+// TestHTTPReadTimeoutBoundsOnlyTheBody: a call that runs longer than the
+// read timeout, its body long read, is answered.
+func TestHTTPReadTimeoutBoundsOnlyTheBody(t *testing.T) {
+	endpoint, _ := httpServer(t, nil, HTTPOptions{ReadTimeout: 300 * time.Millisecond})
+	cs, err := sdk.NewClient(&sdk.Implementation{Name: "a", Version: "1"}, nil).Connect(context.Background(), &sdk.StreamableClientTransport{Endpoint: endpoint}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	r := call(t, cs, "run_script", map[string]any{"source": "await new Promise((r) => setTimeout(r, 1000)); return 'late'"})
+	if !strings.Contains(text(r, 0), `"value":"late"`) {
+		t.Fatalf("a call longer than the read timeout: %s", text(r, 0))
 	}
 }
