@@ -477,28 +477,3 @@ func TestMCPHTTPLargeBodiesDoNotKeepMemory(t *testing.T) {
 		t.Errorf("the client's session after the large requests: %s", resultText(r, 0))
 	}
 }
-
-// TestMCPHTTPPanicInACallDoesNotEndTheServer: run_bdd given a feature
-// whose line is 70,000 characters long (a panic in the Gherkin reader
-// before it was fixed) fails that call alone; the server and the other
-// calls carry on.
-func TestMCPHTTPPanicInACallDoesNotEndTheServer(t *testing.T) {
-	dir := browserProject(t)
-	endpoint := startMCPHTTP(t, dir, nil)
-	a := httpClient(t, endpoint, "")
-	b := httpClient(t, endpoint, "")
-	gherkin := "Feature: long\n  Scenario: long\n    Given " + strings.Repeat("x", 70000) + "\n"
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	r, err := a.CallTool(ctx, &sdk.CallToolParams{Name: "run_bdd", Arguments: map[string]any{"gherkin": gherkin}})
-	if err != nil {
-		t.Fatalf("run_bdd with a 70,000-character line: %v", err)
-	}
-	t.Logf("run_bdd with a 70,000-character line: isError=%v %.200s", r.IsError, resultText(r, 0))
-	if got := scriptValue(t, b, "return 1"); got != "1" {
-		t.Errorf("another client after the call: %s", got)
-	}
-	if got := scriptValue(t, a, "return 1"); got != "1" {
-		t.Errorf("the same client after the call: %s", got)
-	}
-}
