@@ -48,8 +48,12 @@ func (s *Server) dropClient(ss *sdk.ServerSession) {
 	s.clientsMu.Lock()
 	c := s.clients[ss]
 	delete(s.clients, ss)
+	if c != nil {
+		s.closing.Add(1)
+	}
 	s.clientsMu.Unlock()
 	if c != nil {
+		defer s.closing.Done()
 		if err := c.Close(); err != nil {
 			fmt.Fprintf(s.opts.Log, "ferridriver mcp: closing a client's session: %v\n", err)
 		}
@@ -64,7 +68,8 @@ func (s *Server) Clients() int {
 }
 
 // Close closes every client's Session (VMs, browser contexts, persistent
-// processes); the server refuses new clients.
+// processes) and waits for those being closed; the server refuses new
+// clients.
 func (s *Server) Close() error {
 	s.clientsMu.Lock()
 	s.closed = true
@@ -78,5 +83,7 @@ func (s *Server) Close() error {
 	for _, c := range list {
 		errs = append(errs, c.Close())
 	}
+	// Sessions of clients that went away just before are closed too.
+	s.closing.Wait()
 	return errors.Join(errs...)
 }

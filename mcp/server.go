@@ -105,6 +105,8 @@ type Server struct {
 	clients   map[*sdk.ServerSession]*Session
 	clientSeq int
 	closed    bool
+	// closing counts the Sessions of departed clients being closed.
+	closing sync.WaitGroup
 }
 
 // New builds the extensions, loads them into a VM to learn their tools
