@@ -136,6 +136,16 @@ func TestMCPHTTPClientsHaveTheirOwnSession(t *testing.T) {
 	callOK(t, a, "browser_run_code_unsafe", map[string]any{
 		"code": `async (page) => { for (const v of ['x']) await page.getByRole('textbox', { name: 'Password' }).fill(v); }`,
 	})
+	testenv.WriteFiles(t, dir, map[string]string{"code/title.js": "async (page) => await page.title()"})
+	if got := callOK(t, a, "browser_run_code_unsafe", map[string]any{"filename": "code/title.js"}); !strings.Contains(got, `Result: "Log in`) {
+		t.Errorf("browser_run_code_unsafe with a filename:\n%s", got)
+	}
+	if r := mcpCall(t, a, "browser_run_code_unsafe", map[string]any{"filename": "../outside.js"}); !r.IsError || !strings.Contains(resultText(r, 0), "inside the project directory") {
+		t.Errorf("a filename outside the project: %s", resultText(r, 0))
+	}
+	if r := mcpCall(t, a, "browser_run_code_unsafe", map[string]any{"code": "async (page) => { throw new Error('kaput') }"}); !r.IsError || resultText(r, 0) != "Error: kaput" {
+		t.Errorf("code that throws: %s", resultText(r, 0))
+	}
 	scriptValue(t, a, `await page.getByLabel('Password').fill('secret')`)
 	scriptValue(t, a, `await page.evaluate(() => localStorage.setItem('who', 'a')); return 1`)
 

@@ -13,6 +13,8 @@ import (
 
 	"github.com/ferridriver/ferridriver/internal/testenv"
 	"github.com/ferridriver/ferridriver/jsbridge"
+	"github.com/ferridriver/ferridriver/world"
+	"github.com/ferridriver/ferridriver/world/browsing"
 )
 
 // clients starts a Server for a project made of files and connects n SDK
@@ -151,6 +153,54 @@ func TestAPanicIsOneRequestsError(t *testing.T) {
 	for _, c := range []*sdk.ClientSession{a, b} {
 		if r := script(t, c, `return 3`); r.Value != float64(3) {
 			t.Errorf("a client after the panics: %+v", r)
+		}
+	}
+}
+
+// TestRunCodeIsOfferedWithRunScript: browser_run_code_unsafe has
+// @playwright/mcp's schema (code or filename) and goes with run_script
+// (--no-run-script leaves both out).
+func TestRunCodeIsOfferedWithRunScript(t *testing.T) {
+	for _, noScript := range []bool{false, true} {
+		l, err := world.NewLauncher(world.Config{OutputDir: t.TempDir()}, world.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		svc := browsing.NewService(l)
+		t.Cleanup(func() { svc.Close(); l.Close() })
+		cs, _, _ := clients(t, nil, Options{Browsing: svc, NoRunScript: noScript}, 1)
+		lt, err := cs[0].ListTools(context.Background(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var code *sdk.Tool
+		names := map[string]bool{}
+		for _, tl := range lt.Tools {
+			names[tl.Name] = true
+			if tl.Name == ToolRunCode {
+				code = tl
+			}
+		}
+		if noScript {
+			if names[ToolRunCode] || names[ToolRunScript] {
+				t.Errorf("--no-run-script still offers %v", names)
+			}
+			continue
+		}
+		if code == nil || !names[ToolRunScript] {
+			t.Fatalf("tools/list lacks %s or run_script", ToolRunCode)
+		}
+		schema, _ := json.Marshal(code.InputSchema)
+		for _, want := range []string{`"code":{`, `"filename":{`, `"additionalProperties":false`} {
+			if !strings.Contains(string(schema), want) {
+				t.Errorf("%s's schema lacks %s: %s", ToolRunCode, want, schema)
+			}
+		}
+		if strings.Contains(string(schema), `"required"`) {
+			t.Errorf("neither code nor filename is required (as in @playwright/mcp): %s", schema)
+		}
+		if r := call(t, cs[0], ToolRunCode, map[string]any{}); !r.IsError || !strings.Contains(text(r, 0), "give code") {
+			t.Errorf("no code: %s", text(r, 0))
 		}
 	}
 }
