@@ -162,18 +162,8 @@ func (h *httpFront) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "401 unauthorized: send Authorization: Bearer <token>", http.StatusUnauthorized)
 		return
 	}
-	if r.Method == http.MethodPost && r.Header.Get("Mcp-Session-Id") == "" {
-		release, ok := h.admit(w, r)
-		if !ok {
-			return
-		}
-		// Once the answer starts, the session it opened (if any) is
-		// counted among the server's: the request no longer is.
-		aw := &answerWriter{ResponseWriter: w, onAnswer: release}
-		defer aw.answered()
-		w = aw
-	}
-	if r.Body != nil && r.Body != http.NoBody {
+	hasBody := r.Body != nil && r.Body != http.NoBody
+	if hasBody {
 		if r.ContentLength > largeBody {
 			select {
 			case h.largeBodies <- struct{}{}:
@@ -197,14 +187,25 @@ func (h *httpFront) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 				h.releaseSoon()
 			}
 		}()
-		if r.Method == http.MethodPost {
-			if id := r.Header.Get("Mcp-Session-Id"); id != "" && !h.sessionExists(id) {
-				http.Error(w, "session not found", http.StatusNotFound)
-				return
-			}
-			if h.serveLarge(w, r) {
-				return
-			}
+	}
+	if r.Method == http.MethodPost && r.Header.Get("Mcp-Session-Id") == "" {
+		release, ok := h.admit(w, r)
+		if !ok {
+			return
+		}
+		// Once the answer starts, the session it opened (if any) is
+		// counted among the server's: the request no longer is.
+		aw := &answerWriter{ResponseWriter: w, onAnswer: release}
+		defer aw.answered()
+		w = aw
+	}
+	if hasBody && r.Method == http.MethodPost {
+		if id := r.Header.Get("Mcp-Session-Id"); id != "" && !h.sessionExists(id) {
+			http.Error(w, "session not found", http.StatusNotFound)
+			return
+		}
+		if h.serveLarge(w, r) {
+			return
 		}
 	}
 	h.next.ServeHTTP(w, r)

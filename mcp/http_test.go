@@ -183,6 +183,26 @@ func TestHTTPIdleSessionIsClosedWithItsClientState(t *testing.T) {
 
 func TestHTTPSlowBodyIsCut(t *testing.T) {
 	endpoint, _ := httpServer(t, nil, HTTPOptions{ReadTimeout: 300 * time.Millisecond})
+	sendSlowBody(t, endpoint)
+}
+
+// TestHTTPSlowBodyPastTheSessionCapIsCut: the body of a new client that
+// the cap refuses is read (for its id) under the same read timeout.
+func TestHTTPSlowBodyPastTheSessionCapIsCut(t *testing.T) {
+	endpoint, _ := httpServer(t, nil, HTTPOptions{ReadTimeout: 300 * time.Millisecond, MaxSessions: 1})
+	cs, err := sdk.NewClient(&sdk.Implementation{Name: "a", Version: "1"}, nil).Connect(context.Background(), &sdk.StreamableClientTransport{Endpoint: endpoint}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	sendSlowBody(t, endpoint)
+}
+
+// sendSlowBody sends a new client's POST whose body comes a byte every
+// 50 ms, and fails unless the server cuts it soon after its 300 ms read
+// timeout.
+func sendSlowBody(t *testing.T, endpoint string) {
+	t.Helper()
 	addr := strings.TrimSuffix(strings.TrimPrefix(endpoint, "http://"), "/mcp")
 	c, err := net.Dial("tcp", addr)
 	if err != nil {
@@ -205,7 +225,7 @@ func TestHTTPSlowBodyIsCut(t *testing.T) {
 			}
 		}
 	}()
-	_ = c.SetReadDeadline(time.Now().Add(5 * time.Second))
+	_ = c.SetReadDeadline(time.Now().Add(8 * time.Second))
 	line, err := bufio.NewReader(c).ReadString('\n')
 	if d := time.Since(start); d > 2*time.Second {
 		t.Fatalf("a body sent a byte every 50 ms was not cut at the 300 ms read timeout: %v after %s (%q)", err, d, line)
