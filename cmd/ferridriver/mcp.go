@@ -16,6 +16,7 @@ import (
 	"github.com/ferridriver/ferridriver/jsbridge"
 	"github.com/ferridriver/ferridriver/mcp"
 	"github.com/ferridriver/ferridriver/world"
+	"github.com/ferridriver/ferridriver/world/install"
 	"github.com/ferridriver/ferridriver/world/browsing"
 )
 
@@ -85,7 +86,7 @@ the client disconnects: persistent processes started by tools are killed.`,
 			}
 			// One Chromium for the server, launched when a client first
 			// touches the browser; each client gets its own contexts.
-			launcher, err := world.NewLauncher(p.cfg.Browser, world.Options{Logf: browserLog, Debugf: browserDebug()})
+			launcher, err := world.NewLauncher(p.cfg.Browser, world.Options{InstallDriver: install.EnsureDriver, Logf: browserLog, Debugf: browserDebug()})
 			if err != nil {
 				return &ExitError{Code: exitUsage, Err: fmt.Errorf("[browser]: %w", err)}
 			}
