@@ -16,8 +16,8 @@ import (
 	"github.com/ferridriver/ferridriver/jsbridge"
 	"github.com/ferridriver/ferridriver/mcp"
 	"github.com/ferridriver/ferridriver/world"
-	"github.com/ferridriver/ferridriver/world/install"
 	"github.com/ferridriver/ferridriver/world/browsing"
+	"github.com/ferridriver/ferridriver/world/install"
 )
 
 // DefaultMaxContexts is --max-contexts' default: the browser contexts the
