@@ -280,9 +280,10 @@ const failingFeature = `Feature: failures
 
 // One failure per assertion family reads like Playwright's: what was
 // expected, what was found, the locator, and the step's line in the
-// feature (not the library's).
+// feature (not the library's). Serial, not parallel: its short step timeout
+// (1.5 s) leaves the assertions 250 ms to report, which a second suite
+// beside it on two cores can use up.
 func TestBuiltinStepFailures(t *testing.T) {
-	t.Parallel() // long and self-contained (see the package doc)
 	dir := browserProject(t)
 	testenv.WriteFiles(t, dir, map[string]string{
 		"features/fail.feature":         failingFeature,

@@ -2,7 +2,7 @@
 // and run it as a user would, against the official oracles.
 //
 // The longest tests (a whole suite through the binary, tsc, a Go build)
-// call t.Parallel: go test runs them after the others, two at a time on
+// call t.Parallel (unless their timing is tight): go test runs them after the others, two at a time on
 // two cores (-parallel is GOMAXPROCS), which takes minutes off `make test`.
 // Each uses its own temporary directory, free ports and run token
 // (runToken), and none counts processes other than its own. A test that

@@ -116,3 +116,28 @@ func TestTimeoutSetting(t *testing.T) {
 		})
 	}
 }
+
+// A step that timed out while awaiting a promise that rejects later does
+// not fail the next step with that rejection: the timed-out step's promise
+// was given up on (cucumber-js races it with the timeout, which handles it).
+func TestLateRejectionOfATimedOutStep(t *testing.T) {
+	vm, _ := newTestVM(t, HostBDD, map[string]string{"entry.js": "const { Given } = require('@cucumber/cucumber')\n" +
+		"Given('it fails too late', async () => { await new Promise((_, reject) => setTimeout(() => reject(new Error('too late')), 50)) })\n" +
+		"Given('it waits', () => new Promise((r) => setTimeout(r, 150)))\n"}, VMOptions{})
+	reg := vm.Registry()
+	world, err := vm.NewWorld()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := vm.RunStep(reg.Steps[0], world, nil, nil, 10*time.Millisecond)
+	var te *TimeoutError
+	if !errors.As(out.Err, &te) {
+		t.Fatalf("first step: %v, want a timeout", out.Err)
+	}
+	if out = vm.RunStep(reg.Steps[1], world, nil, nil, 5*time.Second); out.Err != nil {
+		t.Fatalf("the next step failed with the earlier step's rejection: %v", out.Err)
+	}
+	if got := vm.UnhandledRejections(); len(got) != 0 {
+		t.Fatalf("unhandled: %v", got)
+	}
+}

@@ -134,6 +134,9 @@ type VM struct {
 	// rejection order (see UnhandledRejections).
 	unhandledMu sync.Mutex
 	unhandled   []*goja.Promise
+	// abandoned are promises a call gave up on (a timeout): their
+	// rejection is not unhandled (see abandon).
+	abandoned map[*goja.Promise]bool
 }
 
 // trackRejection keeps the promises rejected with no handler, as Node
@@ -144,6 +147,10 @@ func (vm *VM) trackRejection(p *goja.Promise, op goja.PromiseRejectionOperation)
 	defer vm.unhandledMu.Unlock()
 	switch op {
 	case goja.PromiseRejectionReject:
+		if vm.abandoned[p] {
+			delete(vm.abandoned, p)
+			return
+		}
 		vm.unhandled = append(vm.unhandled, p)
 	case goja.PromiseRejectionHandle:
 		for i, q := range vm.unhandled {
@@ -552,6 +559,10 @@ func (vm *VM) settle(v goja.Value, deadline func() time.Time, what string, timeo
 		if err := vm.stopped(); err != nil {
 			return nil, err
 		}
+		// The caller gives up on p: a later rejection of it is nobody's
+		// failure (cucumber-js races a step's promise with its timeout,
+		// which handles it), not the next step's unhandled rejection.
+		vm.abandon(p)
 		if me := st.memStop.Load(); me != nil {
 			// The step grew the heap past its limit (watchStepMemory).
 			return nil, me
@@ -577,6 +588,22 @@ func (vm *VM) settle(v goja.Value, deadline func() time.Time, what string, timeo
 		return nil, vm.errorFromValue(p.Result(), nil)
 	}
 	return p.Result(), nil
+}
+
+// abandon marks the promise p as given up on: its rejection, if it comes,
+// is not tracked as unhandled. Promises settled since are forgotten.
+func (vm *VM) abandon(p *goja.Promise) {
+	vm.unhandledMu.Lock()
+	defer vm.unhandledMu.Unlock()
+	for q := range vm.abandoned {
+		if q.State() != goja.PromiseStatePending {
+			delete(vm.abandoned, q)
+		}
+	}
+	if vm.abandoned == nil {
+		vm.abandoned = map[*goja.Promise]bool{}
+	}
+	vm.abandoned[p] = true
 }
 
 func promiseOf(v goja.Value) (*goja.Promise, bool) {
