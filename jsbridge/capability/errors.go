@@ -31,4 +31,6 @@ var (
 	ErrSessionClosed = errors.New("session closed")
 	// ErrNetDenied: a URL or host was refused by a NetPolicy.
 	ErrNetDenied = errors.New("network access denied")
+	// ErrFSDenied: a path was refused by a FSPolicy.
+	ErrFSDenied = errors.New("filesystem access denied")
 )

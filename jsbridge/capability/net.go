@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/netip"
 	"net/url"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -423,4 +424,61 @@ func unwrapURLError(err error) error {
 		return ue.Err
 	}
 	return err
+}
+
+// CheckNavigation refuses a browser navigation to a cloud metadata
+// endpoint. Navigation is otherwise not gated (allow.net binds HTTP
+// clients, not the browser), so any other URL passes: relative ones, and
+// those of other schemes (file: URLs are paths, and go through the
+// filesystem check instead). view-source: URLs are checked by the URL
+// they wrap. The error is a *NetError.
+func CheckNavigation(rawURL string) error {
+	u, err := url.Parse(strings.TrimSpace(rawURL))
+	if err != nil {
+		return nil // the browser refuses it itself
+	}
+	if strings.EqualFold(u.Scheme, "view-source") {
+		return CheckNavigation(u.Opaque)
+	}
+	if u.Host == "" {
+		return nil
+	}
+	hostname := u.Hostname()
+	h, err := normalizeHost(hostname)
+	if err != nil {
+		// Browsers accept the inet_aton spellings (0xa9fe.0xa9fe): see
+		// what they decode to.
+		if a, ok := parseLooseIPv4(strings.TrimSuffix(strings.ToLower(hostname), ".")); ok {
+			h = host{ip: a, isIP: true}
+		} else {
+			return nil
+		}
+	}
+	if isMetadata(h) {
+		return &NetError{URL: u.String(), Host: hostname, msg: fmt.Sprintf("navigation to %q is refused: %q is a cloud metadata endpoint and is always denied", u.String(), hostname)}
+	}
+	return nil
+}
+
+// MetadataHostForms lists every host spelling of the cloud metadata
+// endpoints as a browser's URL parser writes it: the names, the IPv4
+// addresses, and their IPv4-mapped, IPv4-compatible and NAT64 IPv6 forms
+// in canonical hex ("::ffff:a9fe:a9fe"). A browser launched by
+// ferridriver is told never to resolve them.
+func MetadataHostForms() []string {
+	var out []string
+	for n := range metadataNames {
+		out = append(out, n)
+	}
+	for a := range metadataIPs {
+		out = append(out, a.String())
+		if !a.Is4() {
+			continue
+		}
+		v4 := a.As4()
+		hex := fmt.Sprintf("%x:%x", uint16(v4[0])<<8|uint16(v4[1]), uint16(v4[2])<<8|uint16(v4[3]))
+		out = append(out, "::ffff:"+hex, "::"+hex, "64:ff9b::"+hex)
+	}
+	sort.Strings(out)
+	return out
 }

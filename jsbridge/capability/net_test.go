@@ -310,3 +310,49 @@ func TestPunycode(t *testing.T) {
 		}
 	}
 }
+
+func TestCheckNavigation(t *testing.T) {
+	cases := []struct {
+		url    string
+		denied bool
+	}{
+		{"http://169.254.169.254/latest/meta-data/", true},
+		{"https://169.254.170.2/v2/credentials", true},
+		{"http://100.100.100.200/", true},
+		{"http://[fd00:ec2::254]/", true},
+		{"http://metadata.google.internal/computeMetadata/v1/", true},
+		{"http://METADATA.google.internal./", true},
+		{"http://[::ffff:169.254.169.254]/", true},
+		{"http://[::ffff:a9fe:a9fe]/", true},
+		{"http://[64:ff9b::a9fe:a9fe]/", true},
+		{"http://0xa9fea9fe/", true},
+		{"http://2852039166/", true},
+		{"http://169.254.169.254./", true},
+		{"view-source:http://169.254.169.254/", true},
+		{"http://127.0.0.1:8080/", false},
+		{"http://2130706433/", false}, // loopback, however spelt: navigation is not gated
+		{"https://example.com/", false},
+		{"file:///etc/passwd", false}, // a path: the filesystem check decides
+		{"/relative", false},
+		{"about:blank", false},
+		{"data:text/html,hi", false},
+	}
+	for _, c := range cases {
+		err := CheckNavigation(c.url)
+		if c.denied != (err != nil) {
+			t.Errorf("CheckNavigation(%q) = %v; denied want %v", c.url, err, c.denied)
+		}
+		if err != nil && (!errors.Is(err, ErrNetDenied) || !strings.Contains(err.Error(), "cloud metadata endpoint")) {
+			t.Errorf("CheckNavigation(%q) error %q", c.url, err)
+		}
+	}
+}
+
+func TestMetadataHostForms(t *testing.T) {
+	forms := strings.Join(MetadataHostForms(), " ")
+	for _, want := range []string{"169.254.169.254", "::ffff:a9fe:a9fe", "::a9fe:a9fe", "64:ff9b::a9fe:a9fe", "fd00:ec2::254", "metadata.google.internal", "::ffff:6464:64c8", "::ffff:a9fe:aa02"} {
+		if !strings.Contains(" "+forms+" ", " "+want+" ") {
+			t.Errorf("MetadataHostForms() = %s; missing %s", forms, want)
+		}
+	}
+}

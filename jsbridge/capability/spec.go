@@ -75,14 +75,16 @@ type Allow struct {
 	Commands *CommandSet
 	// Net is allow.net; never nil (unrestricted when absent or empty).
 	Net *NetPolicy
+	// FS is allow.fs; never nil (no access when absent).
+	FS *FSPolicy
 }
 
 // ParseAllow parses a tool's `allow` value as decoded from JSON or exported
-// from goja (nil, or a map with the keys commands/exec and net). Unknown
-// keys are rejected: a typo such as `comands` must not silently grant
-// nothing, and `fs` must not look like a grant that exists.
+// from goja (nil, or a map with the keys commands/exec, net and fs).
+// Unknown keys are rejected: a typo such as `comands` must not silently
+// grant nothing.
 func ParseAllow(v any) (*Allow, error) {
-	a := &Allow{Commands: &CommandSet{}, Net: &NetPolicy{}}
+	a := &Allow{Commands: &CommandSet{}, Net: &NetPolicy{}, FS: &FSPolicy{grant: ManifestGrant}}
 	if v == nil {
 		return a, nil
 	}
@@ -102,8 +104,10 @@ func ParseAllow(v any) (*Allow, error) {
 			a.Commands, err = ParseCommands(m[k])
 		case "net":
 			a.Net, err = ParseNet(m[k])
+		case "fs":
+			a.FS, err = ParseFS(m[k])
 		default:
-			return nil, fmt.Errorf("allow: unknown key %q (known: commands, exec, net)", k)
+			return nil, fmt.Errorf("allow: unknown key %q (known: commands, exec, fs, net)", k)
 		}
 		if err != nil {
 			return nil, err
