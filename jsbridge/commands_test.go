@@ -298,24 +298,64 @@ func TestProcessEnvIsTheAllowList(t *testing.T) {
 	}
 }
 
-func TestNoFSForToolsAndScripts(t *testing.T) {
-	for _, host := range []string{HostMCP, HostScript} {
-		e := newToolEnv(t, map[string]string{"ext/a.ts": `import fs from "node:fs"; defineTool({ name: "read" }, async () => fs.readFileSync("/etc/hostname", "utf8"));`}, withHost(host)).mustLoad()
-		mustContain(t, e.runErr(`return __ferridriver_require("node:fs").readFileSync("x")`), "fs.readFileSync: no fs capability in the "+host+" host")
-		mustContain(t, e.runErr(`return await plugins.read()`), "no fs capability")
+// The filesystem follows who runs, not the API: a tool gets its allow.fs
+// (nothing without one), first-party code of the mcp and script hosts the
+// host's grant, first-party code of the bdd host every path.
+func TestFSForToolsAndScripts(t *testing.T) {
+	files := map[string]string{
+		"ext/a.ts": `import fs from "node:fs";
+defineTool({ name: "read" }, async ({ args }) => fs.readFileSync(args.p, "utf8"));
+defineTool({ name: "data", allow: { fs: { read: ["data"], write: ["out"] } } }, async ({ args }) => {
+  if (args.write) { fs.writeFileSync(args.p, "w"); return fs.readFileSync(args.p, "utf8"); }
+  return fs.readFileSync(args.p, "utf8");
+});`,
+		"data/x.txt": "data",
+		"out/.keep":  "",
+		"secret.txt": "secret",
 	}
-	// In the bdd host steps may read files, tool handlers still may not.
-	e := newToolEnv(t, map[string]string{
-		"ext/a.ts":  `import fs from "node:fs"; defineTool({ name: "read" }, async () => fs.readFileSync("data.txt", "utf8"));`,
-		"data.txt":  "data",
-		"ext/b.cts": `defineTool({ name: "cts.ok" }, async () => "cts");`,
-	}, withHost(HostBDD)).mustLoad()
-	if got := e.mustRun(`return __ferridriver_require("node:fs").readFileSync("data.txt", "utf8")`); got != "data" {
-		t.Fatalf("bdd step fs: %v", got)
+	link := func(e *toolEnv) {
+		if err := os.Symlink("../secret.txt", filepath.Join(e.dir, "data/link.txt")); err != nil {
+			t.Fatal(err)
+		}
 	}
-	mustContain(t, e.runErr(`return await plugins.read()`), `fs.readFileSync: no fs capability for extension tools (tool "read"`)
-	if got := e.mustRun(`return await plugins["cts.ok"]()`); got != "cts" {
-		t.Fatalf(".cts extension: %v", got)
+	for _, host := range []string{HostMCP, HostScript, HostBDD} {
+		e := newToolEnv(t, files, withHost(host)).mustLoad()
+		link(e)
+		// A tool without allow.fs reads nothing, in any host.
+		mustContain(t, e.runErr(`return await plugins.read({ p: "data/x.txt" })`),
+			`fs.readFileSync: tool "read": reading "data/x.txt" is not allowed: it is outside the folders allow.fs.read grants (none); add its folder to allow.fs.read`)
+		// allow.fs grants its folders, and only them.
+		if got := e.mustRun(`return await plugins.data({ p: "data/x.txt" })`); got != "data" {
+			t.Fatalf("%s: allowed read: %v", host, got)
+		}
+		if got := e.mustRun(`return await plugins.data({ p: "out/new.txt", write: true })`); got != "w" {
+			t.Fatalf("%s: allowed write: %v", host, got)
+		}
+		mustContain(t, e.runErr(`return await plugins.data({ p: "secret.txt" })`), `tool "data": reading "secret.txt" is not allowed`, "allow.fs.read grants (data, out)")
+		mustContain(t, e.runErr(`return await plugins.data({ p: "data/link.txt" })`), `reading "data/link.txt" (which resolves to`, `secret.txt") is not allowed`)
+		mustContain(t, e.runErr(`return await plugins.data({ p: "data/y.txt", write: true })`), `writing "data/y.txt" is not allowed`, "allow.fs.write grants (out)")
+		mustContain(t, e.runErr(`try { await plugins.data({ p: "/etc/hostname" }) } catch (e) { throw new Error(e.code + " " + e.permission) }`), "ERR_ACCESS_DENIED FileSystemRead")
+		if host == HostBDD {
+			// First-party code of the bdd host: every path, as under Node.
+			if got := e.mustRun(`return __ferridriver_require("node:fs").readFileSync("data/link.txt", "utf8")`); got != "secret" {
+				t.Fatalf("bdd step fs: %v", got)
+			}
+			continue
+		}
+		setting := map[string]string{HostMCP: "[mcp] allowRead (--allow-read)", HostScript: "[scripting.allow.fs] read"}[host]
+		mustContain(t, e.runErr(`return __ferridriver_require("node:fs").readFileSync("data/x.txt")`),
+			`fs.readFileSync: reading "data/x.txt" is not allowed: it is outside the folders `+setting+` grants (none); add its folder to `+setting)
+		// The host's grant binds first-party code, never tools.
+		grant, err := capability.NewFSPolicy([]string{"."}, nil, capability.FSGrant{Read: "--allow-read", Write: "--allow-write"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		SetScriptFiles(e.vm, grant)
+		if got := e.mustRun(`return __ferridriver_require("node:fs").readFileSync("data/x.txt", "utf8")`); got != "data" {
+			t.Fatalf("%s: granted read: %v", host, got)
+		}
+		mustContain(t, e.runErr(`return __ferridriver_require("node:fs").writeFileSync("data/y.txt", "x")`), `writing "data/y.txt" is not allowed: it is outside the folders --allow-write grants (none)`)
+		mustContain(t, e.runErr(`return await plugins.read({ p: "data/x.txt" })`), `tool "read": reading "data/x.txt" is not allowed`)
 	}
 }
 

@@ -16,6 +16,7 @@ import (
 	"github.com/dop251/goja"
 	"github.com/dop251/goja_nodejs/buffer"
 
+	"github.com/ferridriver/ferridriver/jsbridge/capability"
 	"github.com/ferridriver/ferridriver/messages"
 )
 
@@ -440,7 +441,10 @@ func (vm *VM) attach(data, opt goja.Value) goja.Value {
 	}
 	// Our own fs.createReadStream: read the file off the loop.
 	if p := obj.Get("__ferridriverPath"); p != nil && !goja.IsUndefined(p) {
-		path := p.String()
+		path, err := vm.CheckPath(p.String(), capability.FSRead)
+		if err != nil {
+			panic(vm.AccessDenied("attach", err))
+		}
 		target := vm.attachTarget
 		return vm.loop.Promise(func() (any, error) {
 			// A file over the limit is refused before it is read.

@@ -16,14 +16,16 @@ import (
 	"github.com/dop251/goja"
 	"github.com/dop251/goja_nodejs/buffer"
 	"golang.org/x/sys/unix"
+
+	"github.com/ferridriver/ferridriver/jsbridge/capability"
 )
 
 // node:fs. Go performs every filesystem operation; node/fs.js shapes them
 // into Node's API (sync, callback and promise forms, Stats, Dirent,
 // streams). Each operation runs either synchronously (the *Sync form) or
-// off the loop, settling a promise on it. Only the bdd host has a
-// filesystem: in the mcp and script hosts, and in tool handlers anywhere,
-// every operation throws (docs/capabilities.md: there is no fs capability).
+// off the loop, settling a promise on it. Every path goes through the one filesystem check (VM.CheckPath): every
+// path for first-party code in the bdd host, a tool's allow.fs in its
+// handler, the host's grant in the mcp and script hosts (docs/capabilities.md).
 
 // fsCall is one filesystem operation, its arguments already read from JS:
 // run touches only Go values, so it may run off the loop.
@@ -36,6 +38,7 @@ type fsCall struct {
 // fsArgs reads the JS arguments of an operation.
 type fsArgs struct {
 	vm   *VM
+	fn   string // the Node function called, for messages
 	args []goja.Value
 }
 
@@ -53,8 +56,24 @@ func (a fsArgs) given(i int) bool {
 
 // path is argument i (a string; node/fs.js converts URLs and Buffers)
 // made absolute against the project directory, as Node resolves against
-// process.cwd().
-func (a fsArgs) path(i int) string {
+// process.cwd(), after the filesystem check (see VM.CheckPath) allowed the
+// access: a denial throws ERR_ACCESS_DENIED.
+func (a fsArgs) path(i int, access capability.FSAccess) string {
+	p, err := a.checkedPath(i, access)
+	if err != nil {
+		panic(a.vm.AccessDenied("fs."+a.fn, err))
+	}
+	return p
+}
+
+// pathOrDenied is path for the calls that answer a denial with false
+// (exists).
+func (a fsArgs) pathOrDenied(i int, access capability.FSAccess) (string, bool) {
+	p, err := a.checkedPath(i, access)
+	return p, err != nil
+}
+
+func (a fsArgs) checkedPath(i int, access capability.FSAccess) (string, error) {
 	v := a.arg(i)
 	if goja.IsUndefined(v) || goja.IsNull(v) {
 		a.vm.ThrowTypeError("The \"path\" argument must be of type string, Buffer or URL. Received %s", v)
@@ -63,7 +82,15 @@ func (a fsArgs) path(i int) string {
 	if strings.ContainsRune(s, 0) {
 		a.vm.ThrowTypeError("The argument 'path' must be a string, Uint8Array, or URL without null bytes. Received %q", s)
 	}
-	return a.vm.resolve(s)
+	return a.vm.CheckPath(s, access)
+}
+
+// flagAccess is the access open flags ask for.
+func flagAccess(flags int) capability.FSAccess {
+	if flags&(os.O_WRONLY|os.O_RDWR|os.O_CREATE|os.O_TRUNC|os.O_APPEND) != 0 {
+		return capability.FSWrite
+	}
+	return capability.FSRead
 }
 
 func (a fsArgs) str(i int) string {
@@ -244,19 +271,28 @@ type dirent struct {
 // fsOps are the operations, by the name node/fs.js calls them with.
 var fsOps = map[string]func(a fsArgs) fsCall{
 	"access": func(a fsArgs) fsCall {
-		p, mode := a.path(0), uint32(a.int(1, 0))
+		mode := uint32(a.int(1, 0))
+		access := capability.FSRead
+		if mode&unix.W_OK != 0 {
+			access = capability.FSWrite
+		}
+		p := a.path(0, access)
 		return fsCall{syscall: "access", path: p, run: func() (any, error) { return nil, unix.Access(p, mode) }}
 	},
 	"exists": func(a fsArgs) fsCall {
-		p := a.path(0)
+		p, denied := a.pathOrDenied(0, capability.FSRead)
+		if denied {
+			// Node's exists says false for any failure.
+			return fsCall{run: func() (any, error) { return false, nil }}
+		}
 		return fsCall{run: func() (any, error) { _, err := os.Stat(p); return err == nil, nil }}
 	},
 	"stat": func(a fsArgs) fsCall {
-		p := a.path(0)
+		p := a.path(0, capability.FSRead)
 		return fsCall{syscall: "stat", path: p, run: func() (any, error) { return statResult(os.Stat(p)) }}
 	},
 	"lstat": func(a fsArgs) fsCall {
-		p := a.path(0)
+		p := a.path(0, capability.FSRead|capability.FSNoFollow)
 		return fsCall{syscall: "lstat", path: p, run: func() (any, error) { return statResult(os.Lstat(p)) }}
 	},
 	"fstat": func(a fsArgs) fsCall {
@@ -273,11 +309,11 @@ var fsOps = map[string]func(a fsArgs) fsCall{
 				return bytesOrString(b, utf8), err
 			})
 		}
-		p := a.path(0)
 		flags, err := openFlags(a.arg(2), "r")
 		if err != nil {
 			a.vm.ThrowTypeError("%v", err)
 		}
+		p := a.path(0, flagAccess(flags))
 		return fsCall{syscall: "open", path: p, run: func() (any, error) {
 			f, err := os.OpenFile(p, flags, 0)
 			if err != nil {
@@ -299,11 +335,11 @@ var fsOps = map[string]func(a fsArgs) fsCall{
 				return nil, err
 			})
 		}
-		p := a.path(0)
 		flags, err := openFlags(a.arg(2), "w")
 		if err != nil {
 			a.vm.ThrowTypeError("%v", err)
 		}
+		p := a.path(0, flagAccess(flags))
 		mode := os.FileMode(a.int(3, 0o666))
 		return fsCall{syscall: "open", path: p, run: func() (any, error) {
 			f, err := os.OpenFile(p, flags, mode)
@@ -318,7 +354,7 @@ var fsOps = map[string]func(a fsArgs) fsCall{
 		}}
 	},
 	"mkdir": func(a fsArgs) fsCall {
-		p, recursive, mode := a.path(0), a.bool(1), os.FileMode(a.int(2, 0o777))
+		p, recursive, mode := a.path(0, capability.FSWrite), a.bool(1), os.FileMode(a.int(2, 0o777))
 		return fsCall{syscall: "mkdir", path: p, run: func() (any, error) {
 			if !recursive {
 				return nil, os.Mkdir(p, mode)
@@ -341,17 +377,17 @@ var fsOps = map[string]func(a fsArgs) fsCall{
 		}}
 	},
 	"mkdtemp": func(a fsArgs) fsCall {
-		prefix := a.path(0)
+		prefix := a.path(0, capability.FSWrite)
 		return fsCall{syscall: "mkdtemp", path: prefix + "XXXXXX", run: func() (any, error) {
 			return os.MkdirTemp(filepath.Dir(prefix), filepath.Base(prefix)+"*")
 		}}
 	},
 	"readdir": func(a fsArgs) fsCall {
-		p, types, recursive := a.path(0), a.bool(1), a.bool(2)
+		p, types, recursive := a.path(0, capability.FSRead), a.bool(1), a.bool(2)
 		return fsCall{syscall: "scandir", path: p, run: func() (any, error) { return readDir(p, types, recursive) }}
 	},
 	"rm": func(a fsArgs) fsCall {
-		p, recursive, force := a.path(0), a.bool(1), a.bool(2)
+		p, recursive, force := a.path(0, capability.FSWrite|capability.FSNoFollow), a.bool(1), a.bool(2)
 		return fsCall{syscall: "rm", path: p, run: func() (any, error) {
 			info, err := os.Lstat(p)
 			if err != nil {
@@ -367,7 +403,7 @@ var fsOps = map[string]func(a fsArgs) fsCall{
 		}}
 	},
 	"rmdir": func(a fsArgs) fsCall {
-		p, recursive := a.path(0), a.bool(1)
+		p, recursive := a.path(0, capability.FSWrite|capability.FSNoFollow), a.bool(1)
 		return fsCall{syscall: "rmdir", path: p, run: func() (any, error) {
 			if recursive {
 				return nil, os.RemoveAll(p)
@@ -376,19 +412,19 @@ var fsOps = map[string]func(a fsArgs) fsCall{
 		}}
 	},
 	"unlink": func(a fsArgs) fsCall {
-		p := a.path(0)
+		p := a.path(0, capability.FSWrite|capability.FSNoFollow)
 		return fsCall{syscall: "unlink", path: p, run: func() (any, error) { return nil, unix.Unlink(p) }}
 	},
 	"rename": func(a fsArgs) fsCall {
-		from, to := a.path(0), a.path(1)
+		from, to := a.path(0, capability.FSWrite|capability.FSNoFollow), a.path(1, capability.FSWrite|capability.FSNoFollow)
 		return fsCall{syscall: "rename", path: from, dest: to, run: func() (any, error) { return nil, os.Rename(from, to) }}
 	},
 	"copyFile": func(a fsArgs) fsCall {
-		from, to, mode := a.path(0), a.path(1), a.int(2, 0)
+		from, to, mode := a.path(0, capability.FSRead), a.path(1, capability.FSWrite), a.int(2, 0)
 		return fsCall{syscall: "copyfile", path: from, dest: to, run: func() (any, error) { return nil, copyFile(from, to, mode&1 != 0) }}
 	},
 	"realpath": func(a fsArgs) fsCall {
-		p := a.path(0)
+		p := a.path(0, capability.FSRead)
 		return fsCall{syscall: "realpath", path: p, run: func() (any, error) {
 			if _, err := os.Stat(p); err != nil {
 				return nil, err
@@ -397,19 +433,19 @@ var fsOps = map[string]func(a fsArgs) fsCall{
 		}}
 	},
 	"readlink": func(a fsArgs) fsCall {
-		p := a.path(0)
+		p := a.path(0, capability.FSRead|capability.FSNoFollow)
 		return fsCall{syscall: "readlink", path: p, run: func() (any, error) { return os.Readlink(p) }}
 	},
 	"symlink": func(a fsArgs) fsCall {
-		target, p := a.str(0), a.path(1)
+		target, p := a.str(0), a.path(1, capability.FSWrite|capability.FSNoFollow)
 		return fsCall{syscall: "symlink", path: target, dest: p, run: func() (any, error) { return nil, os.Symlink(target, p) }}
 	},
 	"link": func(a fsArgs) fsCall {
-		from, to := a.path(0), a.path(1)
+		from, to := a.path(0, capability.FSRead), a.path(1, capability.FSWrite|capability.FSNoFollow)
 		return fsCall{syscall: "link", path: from, dest: to, run: func() (any, error) { return nil, os.Link(from, to) }}
 	},
 	"chmod": func(a fsArgs) fsCall {
-		p, mode := a.path(0), os.FileMode(a.int(1, 0))
+		p, mode := a.path(0, capability.FSWrite), os.FileMode(a.int(1, 0))
 		return fsCall{syscall: "chmod", path: p, run: func() (any, error) { return nil, os.Chmod(p, mode) }}
 	},
 	"fchmod": func(a fsArgs) fsCall {
@@ -419,11 +455,11 @@ var fsOps = map[string]func(a fsArgs) fsCall{
 		})
 	},
 	"chown": func(a fsArgs) fsCall {
-		p, uid, gid := a.path(0), int(a.int(1, -1)), int(a.int(2, -1))
+		p, uid, gid := a.path(0, capability.FSWrite), int(a.int(1, -1)), int(a.int(2, -1))
 		return fsCall{syscall: "chown", path: p, run: func() (any, error) { return nil, os.Chown(p, uid, gid) }}
 	},
 	"lchown": func(a fsArgs) fsCall {
-		p, uid, gid := a.path(0), int(a.int(1, -1)), int(a.int(2, -1))
+		p, uid, gid := a.path(0, capability.FSWrite|capability.FSNoFollow), int(a.int(1, -1)), int(a.int(2, -1))
 		return fsCall{syscall: "lchown", path: p, run: func() (any, error) { return nil, os.Lchown(p, uid, gid) }}
 	},
 	"fchown": func(a fsArgs) fsCall {
@@ -433,11 +469,11 @@ var fsOps = map[string]func(a fsArgs) fsCall{
 		})
 	},
 	"utimes": func(a fsArgs) fsCall {
-		p, at, mt := a.path(0), msTime(a.arg(1)), msTime(a.arg(2))
+		p, at, mt := a.path(0, capability.FSWrite), msTime(a.arg(1)), msTime(a.arg(2))
 		return fsCall{syscall: "utime", path: p, run: func() (any, error) { return nil, os.Chtimes(p, at, mt) }}
 	},
 	"lutimes": func(a fsArgs) fsCall {
-		p, at, mt := a.path(0), msTime(a.arg(1)), msTime(a.arg(2))
+		p, at, mt := a.path(0, capability.FSWrite|capability.FSNoFollow), msTime(a.arg(1)), msTime(a.arg(2))
 		return fsCall{syscall: "lutime", path: p, run: func() (any, error) {
 			ts := []unix.Timespec{unix.NsecToTimespec(at.UnixNano()), unix.NsecToTimespec(mt.UnixNano())}
 			return nil, unix.UtimesNanoAt(unix.AT_FDCWD, p, ts, unix.AT_SYMLINK_NOFOLLOW)
@@ -450,7 +486,7 @@ var fsOps = map[string]func(a fsArgs) fsCall{
 		})
 	},
 	"truncate": func(a fsArgs) fsCall {
-		p, n := a.path(0), a.int(1, 0)
+		p, n := a.path(0, capability.FSWrite), a.int(1, 0)
 		return fsCall{syscall: "open", path: p, run: func() (any, error) { return nil, os.Truncate(p, n) }}
 	},
 	"ftruncate": func(a fsArgs) fsCall {
@@ -460,11 +496,11 @@ var fsOps = map[string]func(a fsArgs) fsCall{
 		})
 	},
 	"open": func(a fsArgs) fsCall {
-		p := a.path(0)
 		flags, err := openFlags(a.arg(1), "r")
 		if err != nil {
 			a.vm.ThrowTypeError("%v", err)
 		}
+		p := a.path(0, flagAccess(flags))
 		mode := os.FileMode(a.int(2, 0o666))
 		t := a.vm.fdTable()
 		return fsCall{syscall: "open", path: p, run: func() (any, error) {
@@ -749,13 +785,12 @@ func (vm *VM) fsValue(v any) goja.Value {
 func (vm *VM) fsBinding() *goja.Object {
 	rt := vm.rt
 	prepare := func(call goja.FunctionCall) fsCall {
-		vm.fsGuard(call.Argument(0).String())
 		op := call.Argument(1).String()
 		f, ok := fsOps[op]
 		if !ok {
 			panic(rt.NewTypeError("fs: unknown operation %s", op))
 		}
-		return f(fsArgs{vm: vm, args: call.Arguments[2:]})
+		return f(fsArgs{vm: vm, fn: call.Argument(0).String(), args: call.Arguments[2:]})
 	}
 	b := rt.NewObject()
 	b.Set("call", func(call goja.FunctionCall) goja.Value {
@@ -781,30 +816,28 @@ func (vm *VM) fsBinding() *goja.Object {
 	})
 	b.Set("constants", vm.fsConstants())
 	b.Set("resolve", func(p string) string { return vm.resolve(p) })
-	b.Set("guard", func(fn string) { vm.fsGuard(fn) })
+	// check(fn, path, flags) applies the filesystem check when a stream is
+	// created, so that a denial throws there, as the other calls do.
+	b.Set("check", func(call goja.FunctionCall) goja.Value {
+		fn, p := call.Argument(0).String(), call.Argument(1)
+		if goja.IsUndefined(p) || goja.IsNull(p) {
+			return goja.Undefined()
+		}
+		flags, err := openFlags(call.Argument(2), "r")
+		if err != nil {
+			vm.ThrowTypeError("%v", err)
+		}
+		if _, err := vm.CheckPath(p.String(), flagAccess(flags)); err != nil {
+			panic(vm.AccessDenied("fs."+fn, err))
+		}
+		return goja.Undefined()
+	})
 	return b
 }
 
 type fsOutcome struct {
 	v   any
 	err error
-}
-
-// fsGuard refuses filesystem access outside the bdd host and inside tool
-// handlers.
-func (vm *VM) fsGuard(op string) {
-	if vm.opts.Host != HostBDD {
-		vm.Throw(vm.errNoFS(op))
-	}
-	if f := CurrentFrame(vm); f != nil {
-		vm.Throw(fmt.Errorf("fs.%s: no fs capability for extension tools (tool %q; the handler context has no filesystem)", op, f.tool.Name))
-	}
-}
-
-// errNoFS is the error of every fs call outside the bdd host: tool handlers
-// and scripts have no filesystem capability.
-func (vm *VM) errNoFS(op string) error {
-	return fmt.Errorf("fs.%s: no fs capability in the %s host (extension tools and scripts cannot use the filesystem)", op, vm.opts.Host)
 }
 
 func (vm *VM) fsConstants() *goja.Object {

@@ -69,19 +69,31 @@ func TestAttachFileStream(t *testing.T) {
 	}
 }
 
-// Outside the bdd host, and in tool handlers, there is no filesystem.
+// Outside the bdd host, first-party code has no filesystem until the host
+// grants folders (SetScriptFiles); every form of every call is checked.
 func TestFSDeniedOutsideBDD(t *testing.T) {
 	for _, host := range []string{HostMCP, HostScript} {
 		vm, _ := newTestVM(t, host, map[string]string{"entry.js": ""}, VMOptions{})
-		for _, src := range []string{
-			`require('fs').readFileSync('/etc/hostname')`,
-			`require('fs').writeFileSync('/tmp/x', 'y')`,
-			`await require('fs/promises').readFile('/etc/hostname')`,
-			`require('fs').createWriteStream('/tmp/x')`,
+		for _, c := range []struct{ src, want string }{
+			{`require('fs').readFileSync('/etc/hostname')`, `fs.readFileSync: reading "/etc/hostname" is not allowed`},
+			{`require('fs').writeFileSync('/tmp/x', 'y')`, `fs.writeFileSync: writing "/tmp/x" is not allowed`},
+			{`await require('fs/promises').readFile('/etc/hostname')`, `reading "/etc/hostname" is not allowed`},
+			{`require('fs').createWriteStream('/tmp/x')`, `fs.createWriteStream: writing "/tmp/x" is not allowed`},
+			{`require('fs').createReadStream('/etc/hostname')`, `fs.createReadStream: reading "/etc/hostname" is not allowed`},
+			{`require('fs').openSync('/tmp/x', 'a')`, `writing "/tmp/x" is not allowed`},
+			{`require('fs').linkSync('/etc/hostname', 'h')`, `reading "/etc/hostname" is not allowed`},
+			{`require('fs').copyFileSync('/etc/hostname', 'h')`, `reading "/etc/hostname" is not allowed`},
+			{`return require('fs').existsSync('/etc/hostname')`, ``}, // false, as Node says for any failure
 		} {
-			_, err := eval(t, vm, src)
-			if err == nil || !strings.Contains(err.Error(), "no fs capability in the "+host+" host") {
-				t.Errorf("%s: %s: %v", host, src, err)
+			v, err := eval(t, vm, c.src)
+			if c.want == "" {
+				if err != nil || v.Export() != false {
+					t.Errorf("%s: %s: %v %v", host, c.src, v, err)
+				}
+				continue
+			}
+			if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "grants (none)") {
+				t.Errorf("%s: %s: %v", host, c.src, err)
 			}
 		}
 		if v := mustEval(t, vm, "return ferridriver.host"); v != host {

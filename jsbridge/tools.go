@@ -99,7 +99,10 @@ type toolState struct {
 	// scriptCommands is [scripting.allow.commands]: the global `commands`
 	// of first-party code (steps, scripts).
 	scriptCommands *capability.CommandSet
-	browser        BrowserProvider
+	// scriptFiles is the filesystem grant of first-party code in the mcp
+	// and script hosts (see SetScriptFiles); nil: none.
+	scriptFiles *capability.FSPolicy
+	browser     BrowserProvider
 	// baseCtx is cancelled when the VM closes: in-flight HTTP requests and
 	// commands of the VM stop with it.
 	baseCtx    context.Context

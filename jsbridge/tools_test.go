@@ -66,7 +66,7 @@ func TestDefineToolRejectsBadManifests(t *testing.T) {
 		"zero timeout":  {`defineTool({ name: "x", timeoutMs: 0 }, () => 1)`, `timeoutMs must be a positive number`},
 		"bad expose":    {`defineTool({ name: "x", exposeAsTool: "yes" }, () => 1)`, `exposeAsTool must be a boolean`},
 		"allow typo":    {`defineTool({ name: "x", allow: { comands: {} } }, () => 1)`, `allow: unknown key "comands"`},
-		"allow fs":      {`defineTool({ name: "x", allow: { fs: ["/"] } }, () => 1)`, `unknown key "fs"`},
+		"allow fs":      {`defineTool({ name: "x", allow: { fs: { reed: ["/"] } } }, () => 1)`, `allow.fs: unknown key "reed" (known: read, write)`},
 		"bad net entry": {`defineTool({ name: "x", allow: { net: ["http://x.com"] } }, () => 1)`, `allow.net entry "http://x.com"`},
 		"bad schema":    {`defineTool({ name: "bad.schema", inputSchema: { type: "objekt" } }, () => 1)`, `tool "bad.schema": invalid inputSchema`},
 		"external ref":  {`defineTool({ name: "x", inputSchema: { $ref: "file:///etc/passwd" } }, () => 1)`, `external $ref`},

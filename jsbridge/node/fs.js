@@ -519,8 +519,12 @@
       set(v) { Object.defineProperty(fs, name, { value: v, writable: true, enumerable: true, configurable: true }); },
     });
   }
-  fs.createReadStream = (path, options) => { binding.guard('createReadStream'); defineStreams(); return new ReadStream(path, options); };
-  fs.createWriteStream = (path, options) => { binding.guard('createWriteStream'); defineStreams(); return new WriteStream(path, options); };
+  const streamCheck = (fn, path, options, flags) => {
+    const o = typeof options === 'object' && options !== null ? options : {};
+    if (o.fd === undefined || o.fd === null) binding.check(fn, toPath(path), o.flags === undefined ? flags : o.flags);
+  };
+  fs.createReadStream = (path, options) => { streamCheck('createReadStream', path, options, 'r'); defineStreams(); return new ReadStream(path, options); };
+  fs.createWriteStream = (path, options) => { streamCheck('createWriteStream', path, options, 'w'); defineStreams(); return new WriteStream(path, options); };
 
   fs.Stats = Stats;
   fs.BigIntStats = BigIntStats;
