@@ -128,6 +128,21 @@ type MCP struct {
 	// ReadTimeout bounds the time an HTTP request body may take to
 	// arrive, a Go duration ("30s"; "0" none) (--read-timeout).
 	ReadTimeout string `mapstructure:"readTimeout"`
+	// AllowRead and AllowWrite are the folders (relative to the project)
+	// whose files MCP clients may read (browser_file_upload, file:// pages,
+	// run_script's node:fs and browser-API reads) and write (run_script's
+	// writes); a writable folder is readable too (--allow-read,
+	// --allow-write). Default: none.
+	AllowRead  []string `mapstructure:"allowRead"`
+	AllowWrite []string `mapstructure:"allowWrite"`
+	// AllowUnrestrictedFileAccess drops that folder check, as
+	// @playwright/mcp's option (--allow-unrestricted-file-access).
+	AllowUnrestrictedFileAccess bool `mapstructure:"allowUnrestrictedFileAccess"`
+	// AllowedOrigins and BlockedOrigins filter the requests of the
+	// browser's pages, as @playwright/mcp's --allowed-origins and
+	// --blocked-origins (see world/sandbox.OriginFilter).
+	AllowedOrigins []string `mapstructure:"allowedOrigins"`
+	BlockedOrigins []string `mapstructure:"blockedOrigins"`
 }
 
 // validate checks the [mcp] values.
@@ -687,7 +702,7 @@ func (c *Config) validate() error {
 	if err := c.MCP.validate(); err != nil {
 		return err
 	}
-	return nil
+	return c.validateSandbox()
 }
 
 // BuiltinStepsOrDefault returns test.builtinSteps, true when unset.

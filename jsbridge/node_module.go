@@ -12,6 +12,7 @@ import (
 	"github.com/evanw/esbuild/pkg/api"
 
 	"github.com/ferridriver/ferridriver/internal/gojacompat"
+	"github.com/ferridriver/ferridriver/jsbridge/capability"
 )
 
 // Step files and their packages are bundled, so their import statements
@@ -36,18 +37,27 @@ func (vm *VM) moduleBinding() *goja.Object {
 	b.Set("builtins", rt.NewArray(names...))
 	b.Set("cwd", vm.dir)
 	b.Set("resolve", func(request, fromDir string) string {
-		// Resolving looks at files: only where fs is allowed.
-		vm.fsGuard("require.resolve")
+		// Resolving looks at files: only in folders the running code may
+		// read (VM.CheckPath).
+		if _, err := vm.CheckPath(fromDir, capability.FSRead); err != nil {
+			panic(vm.AccessDenied("require.resolve", err))
+		}
 		p, err := resolveModule(request, fromDir)
 		if err != nil {
 			panic(vm.moduleNotFound(request, fromDir, err))
+		}
+		if _, err := vm.CheckPath(p, capability.FSRead); err != nil {
+			panic(vm.AccessDenied("require.resolve", err))
 		}
 		return p
 	})
 	b.Set("nodeModulePaths", func(dir string) []string { return nodeModulePaths(dir) })
 	b.Set("read", func(path string) string {
-		vm.fsGuard("readFileSync")
-		data, err := os.ReadFile(path)
+		checked, err := vm.CheckPath(path, capability.FSRead)
+		if err != nil {
+			panic(vm.AccessDenied("fs.readFileSync", err))
+		}
+		data, err := os.ReadFile(checked)
 		if err != nil {
 			vm.Throw(err)
 		}

@@ -60,6 +60,15 @@ type AllowReport struct {
 	Net []string `json:"net"`
 	// Commands is allow.commands with every spec in full.
 	Commands map[string]CommandReport `json:"commands"`
+	// FS is allow.fs: the folders the tool may read and write (empty:
+	// none).
+	FS FSReport `json:"fs"`
+}
+
+// FSReport is a tool's allow.fs, as declared.
+type FSReport struct {
+	Read  []string `json:"read"`
+	Write []string `json:"write"`
 }
 
 // CommandReport is one declared command. Exactly one of Shell and Argv is
@@ -174,10 +183,17 @@ func toolReport(def *jsbridge.ToolDef, exposed, includeSchema bool) ToolReport {
 	tr := ToolReport{
 		Name: def.Name, Title: def.Title, Description: def.Description,
 		ExposeAsTool: def.ExposeAsTool, Exposed: exposed, Source: def.Source.String(),
-		Allow: AllowReport{Net: def.Allow.Net.Entries(), Commands: map[string]CommandReport{}},
+		Allow: AllowReport{Net: def.Allow.Net.Entries(), Commands: map[string]CommandReport{},
+			FS: FSReport{Read: def.Allow.FS.Read(), Write: def.Allow.FS.Write()}},
 	}
 	if tr.Allow.Net == nil {
 		tr.Allow.Net = []string{}
+	}
+	if tr.Allow.FS.Read == nil {
+		tr.Allow.FS.Read = []string{}
+	}
+	if tr.Allow.FS.Write == nil {
+		tr.Allow.FS.Write = []string{}
 	}
 	if def.Timeout > 0 {
 		ms := def.Timeout.Milliseconds()
@@ -249,6 +265,11 @@ func (r *Report) Text() string {
 			} else {
 				fmt.Fprintf(&b, "    net: %s\n", strings.Join(t.Allow.Net, ", "))
 			}
+			if len(t.Allow.FS.Read)+len(t.Allow.FS.Write) == 0 {
+				fmt.Fprintf(&b, "    fs: none\n")
+			} else {
+				fmt.Fprintf(&b, "    fs: read %s; write %s\n", listOrNone(t.Allow.FS.Read), listOrNone(t.Allow.FS.Write))
+			}
 			if len(t.Allow.Commands) == 0 {
 				fmt.Fprintf(&b, "    commands: none\n")
 			}
@@ -311,4 +332,11 @@ func indent(s, prefix string) string {
 func quoteJSON(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b)
+}
+
+func listOrNone(l []string) string {
+	if len(l) == 0 {
+		return "none"
+	}
+	return strings.Join(l, ", ")
 }

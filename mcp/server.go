@@ -53,6 +53,12 @@ type Options struct {
 	Env map[string]string
 	// ScriptCommands is [scripting.allow.commands], granted to run_script.
 	ScriptCommands *capability.CommandSet
+	// Files is the MCP clients' filesystem grant ([mcp] allowRead and
+	// allowWrite): what run_script's code may read and write, through
+	// node:fs and the browser API. Nil grants nothing; extension tools
+	// have their own allow.fs. The browser tools' grant is set on
+	// Browsing (browsing.Service.SetFileAccess).
+	Files *capability.FSPolicy
 	// Timeout bounds one call (DefaultTimeout when zero; negative: none).
 	// For extension tools it is an idle limit: every progress report of
 	// the handler starts it again, up to MaxCallTime in all. When a call

@@ -302,6 +302,7 @@ func (s *Session) ensureVM() (*jsbridge.VM, error) {
 	}
 	jsbridge.SetCommandSession(vm, s.cmds)
 	jsbridge.SetScriptCommands(vm, s.opts.ScriptCommands)
+	jsbridge.SetScriptFiles(vm, s.opts.Files)
 	if s.browser != nil {
 		jsbridge.SetBrowserProvider(vm, s.browser)
 	}

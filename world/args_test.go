@@ -23,6 +23,7 @@ import (
 
 func TestChromiumArgs(t *testing.T) {
 	base := strings.Join(slices.Concat(playwrightDisabledFeatures, hiddenUIFeatures, unusedSpareFeatures), ",")
+	rules := "--host-resolver-rules=" + metadataResolverRules
 	tests := []struct {
 		name string
 		root bool
@@ -30,14 +31,17 @@ func TestChromiumArgs(t *testing.T) {
 		want []string
 	}{
 		{"defaults", false, nil,
-			append(slices.Clone(closedNetworkArgs), "--disable-features="+base)},
+			append(slices.Clone(closedNetworkArgs), rules, "--disable-features="+base)},
 		{"root", true, nil,
-			append(append([]string{"--no-sandbox"}, closedNetworkArgs...), "--disable-features="+base)},
+			append(append([]string{"--no-sandbox"}, closedNetworkArgs...), rules, "--disable-features="+base)},
 		{"user args kept in order", false, []string{"--lang=fr", "--mute-audio"},
-			append(slices.Clone(closedNetworkArgs), "--lang=fr", "--mute-audio", "--disable-features="+base)},
+			append(slices.Clone(closedNetworkArgs), "--lang=fr", "--mute-audio", rules, "--disable-features="+base)},
 		{"user features joined, duplicates dropped", false,
 			[]string{"--disable-features=Foo, Translate", "--lang=fr", "--disable-features=Bar,,Foo"},
-			append(slices.Clone(closedNetworkArgs), "--lang=fr", "--disable-features="+base+",Foo,Bar")},
+			append(slices.Clone(closedNetworkArgs), "--lang=fr", rules, "--disable-features="+base+",Foo,Bar")},
+		{"user resolver rules after the metadata ones", false,
+			[]string{"--host-resolver-rules=MAP * 127.0.0.1"},
+			append(slices.Clone(closedNetworkArgs), rules+", MAP * 127.0.0.1", "--disable-features="+base)},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -46,6 +50,9 @@ func TestChromiumArgs(t *testing.T) {
 				t.Errorf("ChromiumArgs(%v, %q)\n got %q\nwant %q", tt.root, tt.user, got, tt.want)
 			}
 		})
+	}
+	if !strings.Contains(rules, "MAP 169.254.169.254 ~NOTFOUND") || !strings.Contains(rules, "MAP ::ffff:a9fe:a9fe ~NOTFOUND") || !strings.Contains(rules, "MAP metadata.google.internal ~NOTFOUND") {
+		t.Errorf("metadata rules: %s", rules)
 	}
 }
 

@@ -16,7 +16,9 @@ import (
 
 	"github.com/playwright-community/playwright-go"
 
+	"github.com/ferridriver/ferridriver/jsbridge/capability"
 	"github.com/ferridriver/ferridriver/world/install"
+	"github.com/ferridriver/ferridriver/world/sandbox"
 )
 
 // ErrBrowserCrashed is wrapped by errors caused by the browser process
@@ -65,11 +67,27 @@ var hiddenUIFeatures = []string{"WebUIOmniboxPopup", "WebUIOmniboxAimPopup"}
 // for nothing per test case (about 6% of Chromium's CPU in the benchmark).
 var unusedSpareFeatures = []string{"SpareRendererForSitePerProcess"}
 
+// metadataResolverRules keep the browser from resolving the cloud metadata
+// endpoints (capability.MetadataHostForms: their names and every spelling
+// of their addresses a URL parser produces), so that no page, frame,
+// fetch or redirect reaches them: the browser's side of the rule fetch and
+// the request clients apply. A name that resolves to such an address
+// through DNS is not caught (docs/capabilities.md).
+var metadataResolverRules = func() string {
+	var rules []string
+	for _, h := range capability.MetadataHostForms() {
+		rules = append(rules, "MAP "+h+" ~NOTFOUND")
+	}
+	return strings.Join(rules, ", ")
+}()
+
 // ChromiumArgs returns the command-line flags ferridriver launches
 // Chromium with: --no-sandbox when root is true, closedNetworkArgs, then
 // user, with one --disable-features last that joins Playwright's list,
 // hiddenUIFeatures, unusedSpareFeatures and every --disable-features in
-// user (Chromium would otherwise keep only the last of them).
+// user (Chromium would otherwise keep only the last of them), and one
+// --host-resolver-rules whose metadataResolverRules come before the
+// user's own rules (the first rule that matches a host applies).
 func ChromiumArgs(root bool, user []string) []string {
 	var args []string
 	if root {
@@ -77,13 +95,19 @@ func ChromiumArgs(root bool, user []string) []string {
 	}
 	args = append(args, closedNetworkArgs...)
 	disabled := slices.Concat(playwrightDisabledFeatures, hiddenUIFeatures, unusedSpareFeatures)
+	resolverRules := []string{metadataResolverRules}
 	for _, a := range user {
 		if list, ok := strings.CutPrefix(a, "--disable-features="); ok {
 			disabled = append(disabled, strings.Split(list, ",")...)
 			continue
 		}
+		if rules, ok := strings.CutPrefix(a, "--host-resolver-rules="); ok {
+			resolverRules = append(resolverRules, rules)
+			continue
+		}
 		args = append(args, a)
 	}
+	args = append(args, "--host-resolver-rules="+strings.Join(resolverRules, ", "))
 	seen := map[string]bool{"": true}
 	joined := disabled[:0]
 	for _, f := range disabled {
@@ -145,6 +169,9 @@ type Launcher struct {
 
 	// prewarmFallback: see Session.prewarmAfterLoad (a field for tests).
 	prewarmFallback time.Duration
+
+	// origins is the request filter of every context (SetOriginFilter).
+	origins atomic.Pointer[sandbox.OriginFilter]
 }
 
 type pwStart struct {

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/playwright-community/playwright-go"
+
+	"github.com/ferridriver/ferridriver/world/sandbox"
 )
 
 // pageSet is a fresh context with its first page.
@@ -67,7 +69,10 @@ func (l *Launcher) newPageSet(ctx context.Context, worker int) (*pageSet, error)
 		return nil, fmt.Errorf("new browser context: %w", err)
 	}
 	ps := &pageSet{slot: slot, context: bc}
-	l.ConfigureContext(bc)
+	if err := l.ConfigureContext(bc); err != nil {
+		_ = bc.Close()
+		return nil, err
+	}
 	if l.cfg.TraceMode() != ModeOff {
 		err := bc.Tracing().Start(playwright.TracingStartOptions{
 			Screenshots: playwright.Bool(true), Snapshots: playwright.Bool(true),
@@ -124,16 +129,35 @@ func (l *Launcher) ContextOptions() (playwright.BrowserNewContextOptions, error)
 }
 
 // ConfigureContext applies [browser] actionTimeout and navigationTimeout
-// to c: the Launcher's own contexts get them, and so should those step
-// code creates (browser.newContext()).
-func (l *Launcher) ConfigureContext(c playwright.BrowserContext) {
+// to c, and the request filters: the origin filter (SetOriginFilter) and,
+// for a remote browser (which ferridriver's launch flags cannot reach),
+// the refusal of the cloud metadata endpoints. The Launcher's own
+// contexts get them, and so must those step code creates
+// (browser.newContext()).
+func (l *Launcher) ConfigureContext(c playwright.BrowserContext) error {
 	if t := l.cfg.ActionTimeout; t != nil {
 		c.SetDefaultTimeout(*t)
 	}
 	if t := l.cfg.NavigationTimeout; t != nil {
 		c.SetDefaultNavigationTimeout(*t)
 	}
+	if l.cfg.Remote() {
+		if err := sandbox.RefuseMetadata(c); err != nil {
+			return fmt.Errorf("browser context: refusing the cloud metadata endpoints: %w", err)
+		}
+	}
+	if err := l.origins.Load().Install(c); err != nil {
+		return fmt.Errorf("browser context: origin filter: %w", err)
+	}
+	return nil
 }
+
+// SetOriginFilter filters the requests of every context created after it
+// (nil: none). `ferridriver mcp` sets --allowed-origins/--blocked-origins.
+func (l *Launcher) SetOriginFilter(f *sandbox.OriginFilter) { l.origins.Store(f) }
+
+// OriginFilter returns the filter SetOriginFilter set (nil: none).
+func (l *Launcher) OriginFilter() *sandbox.OriginFilter { return l.origins.Load() }
 
 // Prewarm starts creating, in the background, the context and page that
 // worker's next Session will use, launching the browser if needed. The

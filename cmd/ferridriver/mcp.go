@@ -40,6 +40,7 @@ func init() {
 		readTimeout     time.Duration
 		maxSessions     int
 		maxContexts     int
+		sandboxFlags    mcpSandboxFlags
 	)
 	cmd := &cobra.Command{
 		Use:   "mcp",
@@ -80,6 +81,10 @@ the client disconnects: persistent processes started by tools are killed.`,
 			if err != nil {
 				return err
 			}
+			files, origins, err := sandboxFlags.grants(cmd, p.cfg)
+			if err != nil {
+				return &ExitError{Code: exitUsage, Err: err}
+			}
 			t := timeout
 			if t == 0 {
 				t = -1 // none
@@ -91,7 +96,9 @@ the client disconnects: persistent processes started by tools are killed.`,
 				return &ExitError{Code: exitUsage, Err: fmt.Errorf("[browser]: %w", err)}
 			}
 			defer launcher.Close()
+			launcher.SetOriginFilter(origins)
 			svc := browsing.NewService(launcher)
+			svc.SetFileAccess(p.dir, files)
 			defer svc.Close()
 			mc := p.cfg.MCP
 			fl := cmd.Flags()
@@ -101,7 +108,7 @@ the client disconnects: persistent processes started by tools are killed.`,
 			svc.SetContextLimit(maxContexts, "close one (browser_close), end a client, or raise --max-contexts ([mcp] maxContexts)")
 			srv, err := mcp.New(mcp.Options{
 				Dir: p.dir, Extensions: p.cfg.Extensions, Alias: p.cfg.Bundler.Alias, Env: p.env,
-				ScriptCommands: p.scriptCommands, Timeout: t, NoRunScript: noRunScript, Watch: !noWatch,
+				ScriptCommands: p.scriptCommands, Files: files, Timeout: t, NoRunScript: noRunScript, Watch: !noWatch,
 				MemoryLimit: memoryLimitBytes(memoryLimit),
 				Log:         cmd.ErrOrStderr(), Version: version, Browsing: svc, Steps: p.cfg.Test.Steps,
 				Library: func() (*jsbridge.Library, error) { return builtinSteps(p.cfg) },
@@ -157,6 +164,7 @@ the client disconnects: persistent processes started by tools are killed.`,
 	fl.IntVar(&maxSessions, "max-sessions", mcp.DefaultMaxSessions, "HTTP sessions open at once; a new client past it gets an error (0: no limit; [mcp] maxSessions)")
 	fl.IntVar(&maxContexts, "max-contexts", DefaultMaxContexts, "browser contexts open at once across the clients (0: no limit; [mcp] maxContexts)")
 	fl.DurationVar(&readTimeout, "read-timeout", mcp.DefaultReadTimeout, "time an HTTP request body may take to arrive, whole (0: none; [mcp] readTimeout)")
+	sandboxFlags.add(cmd)
 	rootCmd.AddCommand(cmd)
 }
 

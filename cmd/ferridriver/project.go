@@ -22,6 +22,8 @@ type project struct {
 	// hiddenEnv is called when first-party code reads a variable that is
 	// set but not in env: it warns once per name (nil in Node mode).
 	hiddenEnv func(name string)
+	// scriptFiles is [scripting.allow.fs], the grant of `run` scripts.
+	scriptFiles *capability.FSPolicy
 }
 
 // loadProject loads the configuration of the project in dir (the current
@@ -63,12 +65,17 @@ func loadProjectWith(dir, configFile string, load func(dir, file string) (*confi
 	if err != nil {
 		return nil, &ExitError{Code: exitUsage, Err: err}
 	}
+	files, err := cfg.ScriptFiles()
+	if err != nil {
+		return nil, &ExitError{Code: exitUsage, Err: err}
+	}
 	return &project{
 		dir:            abs,
 		cfg:            cfg,
 		env:            cfg.ProcessEnv(os.Environ()),
 		scriptCommands: commands,
 		hiddenEnv:      hiddenEnvWarning(cfg, os.Stderr),
+		scriptFiles:    files,
 	}, nil
 }
 
@@ -106,5 +113,6 @@ func (p *project) newVM(host string, stdout, stderr io.Writer) (*jsbridge.VM, er
 		return nil, &ExitError{Code: exitUsage, Err: err}
 	}
 	jsbridge.SetScriptCommands(vm, p.scriptCommands)
+	jsbridge.SetScriptFiles(vm, p.scriptFiles)
 	return vm, nil
 }

@@ -108,11 +108,11 @@ func (h agentHost) AllowContext() error {
 	return nil
 }
 
-func (h agentHost) ContextCreated(c playwright.BrowserContext) {
-	h.b.launcher.ConfigureContext(c)
+func (h agentHost) ContextCreated(c playwright.BrowserContext) error {
 	if h.b.budget != nil {
 		h.b.budget.TrackContext(c)
 	}
+	return h.b.launcher.ConfigureContext(c)
 }
 
 func (h agentHost) Playwright(ctx context.Context) (*playwright.Playwright, error) {

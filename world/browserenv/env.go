@@ -501,7 +501,9 @@ func (w *worker) ContextDefaults() (playwright.BrowserNewContextOptions, error) 
 	return w.env.launcher.ContextOptions()
 }
 
-func (w *worker) ContextCreated(c playwright.BrowserContext) { w.env.launcher.ConfigureContext(c) }
+func (w *worker) ContextCreated(c playwright.BrowserContext) error {
+	return w.env.launcher.ConfigureContext(c)
+}
 
 func (w *worker) Playwright(ctx context.Context) (*playwright.Playwright, error) {
 	defer w.vm.PauseStepClock()()

@@ -128,7 +128,9 @@ func (h scriptHost) ContextDefaults() (playwright.BrowserNewContextOptions, erro
 	return h.s.launcher.ContextOptions()
 }
 
-func (h scriptHost) ContextCreated(c playwright.BrowserContext) { h.s.launcher.ConfigureContext(c) }
+func (h scriptHost) ContextCreated(c playwright.BrowserContext) error {
+	return h.s.launcher.ConfigureContext(c)
+}
 
 func (h scriptHost) Playwright(ctx context.Context) (*playwright.Playwright, error) {
 	return h.s.launcher.Playwright(ctx)

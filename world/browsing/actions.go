@@ -335,6 +335,10 @@ func (ss *Session) Navigate(ctx context.Context, url string, mode SnapMode) (*Re
 	if err != nil {
 		return nil, err
 	}
+	target, limit, err := ss.checkNavigation(url)
+	if err != nil {
+		return nil, err
+	}
 	kind := KindAction
 	if !ss.hasSteps() {
 		kind = KindContext
@@ -342,8 +346,16 @@ func (ss *Session) Navigate(ctx context.Context, url string, mode SnapMode) (*Re
 	return ss.perform(ctx, op{
 		code:  fmt.Sprintf("await page.goto(%s);", jsString(relativeURL(url, ss.svc.baseURL))),
 		steps: []Step{{Kind: kind, Text: stepText("I open %s", relativeURL(url, ss.svc.baseURL))}},
-		do:    func() error { _, err := t.page.Goto(url); return err },
-		mode:  mode,
+		do: func() error {
+			if limit != nil {
+				if err := limit(t.page.Context()); err != nil {
+					return err
+				}
+			}
+			_, err := t.page.Goto(target)
+			return err
+		},
+		mode: mode,
 	})
 }
 
@@ -678,8 +690,17 @@ func (ss *Session) PressKey(ctx context.Context, key string, tg Target, mode Sna
 		do:    func() error { return loc.Press(key) }})
 }
 
-// Upload sets the files of a file input (absolute paths).
+// Upload sets the files of a file input. Each path is a read under the
+// service's filesystem grant (SetFileAccess).
 func (ss *Session) Upload(ctx context.Context, tg Target, paths []string, mode SnapMode) (*Result, error) {
+	files := make([]string, len(paths))
+	for i, p := range paths {
+		f, err := ss.svc.checkRead(p)
+		if err != nil {
+			return nil, err
+		}
+		files[i] = f
+	}
 	_, loc, rt, err := ss.element(ctx, tg)
 	if err != nil {
 		return nil, err
@@ -694,7 +715,7 @@ func (ss *Session) Upload(ctx context.Context, tg Target, paths []string, mode S
 	} else {
 		p.note = "the built-in step uploads one file"
 	}
-	p.do = func() error { return loc.SetInputFiles(paths) }
+	p.do = func() error { return loc.SetInputFiles(files) }
 	return ss.perform(ctx, p)
 }
 
@@ -921,6 +942,17 @@ func (ss *Session) Tabs(ctx context.Context, action string, index *int, url stri
 	switch action {
 	case "list", "":
 	case "new":
+		target, limit, err := "", (func(playwright.BrowserContext) error)(nil), error(nil)
+		if url != "" {
+			if target, limit, err = ss.checkNavigation(url); err != nil {
+				return nil, nil, err
+			}
+		}
+		if limit != nil {
+			if err := limit(ss.bctx); err != nil {
+				return nil, nil, ss.explain(err)
+			}
+		}
 		p, err := ss.bctx.NewPage()
 		if err != nil {
 			return nil, nil, ss.explain(err)
@@ -934,7 +966,7 @@ func (ss *Session) Tabs(ctx context.Context, action string, index *int, url stri
 		res.Code = "const page = await context.newPage();"
 		st := []Step{{Kind: KindAction, Text: "I open a new tab"}}
 		if url != "" {
-			if _, err := p.Goto(url); err != nil {
+			if _, err := p.Goto(target); err != nil {
 				return nil, nil, ss.explain(err)
 			}
 			res.Code += fmt.Sprintf("\nawait page.goto(%s);", jsString(url))

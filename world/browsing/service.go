@@ -20,6 +20,7 @@ import (
 
 	"github.com/playwright-community/playwright-go"
 
+	"github.com/ferridriver/ferridriver/jsbridge/capability"
 	"github.com/ferridriver/ferridriver/world"
 )
 
@@ -30,6 +31,9 @@ const DefaultSession = "default"
 type Service struct {
 	l       *world.Launcher
 	baseURL string
+	// dir and files are the agents' filesystem grant (SetFileAccess).
+	dir   string
+	files *capability.FSPolicy
 
 	mu       sync.Mutex
 	sessions map[sessionKey]*Session

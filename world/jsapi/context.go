@@ -8,6 +8,8 @@ import (
 
 	"github.com/dop251/goja"
 	"github.com/playwright-community/playwright-go"
+
+	"github.com/ferridriver/ferridriver/jsbridge/capability"
 )
 
 // contextW is a BrowserContext.
@@ -35,7 +37,7 @@ func (w *contextW) Get(k string) goja.Value {
 	switch k {
 	case "request":
 		if w.request == nil {
-			w.request = r.APIRequest(w.c.Request()).(*goja.Object)
+			w.request = r.apiRequestObj(w.c.Request(), w.baseURL)
 		}
 		return w.request
 	case "tracing":
@@ -161,7 +163,7 @@ func (r *Runtime) contextMethods() []method {
 		method{"storageState", func(c goja.FunctionCall) goja.Value {
 			w := self(c, "browserContext.storageState")
 			var path []string
-			if p := r.path(r.opts(c.Argument(0)).s("path")); p != nil {
+			if p := r.path("browserContext.storageState", r.opts(c.Argument(0)).s("path"), capability.FSWrite); p != nil {
 				path = append(path, *p)
 			}
 			return async(r, "browserContext.storageState", func() (any, error) { return saveStorageState(w.c.StorageState, path) }, r.jsonOf)
@@ -216,7 +218,7 @@ func (r *Runtime) tracingMethods() []method {
 		{"stop", func(c goja.FunctionCall) goja.Value {
 			w := self(c, "tracing.stop")
 			var path []string
-			if p := r.path(r.opts(c.Argument(0)).s("path")); p != nil {
+			if p := r.path("tracing.stop", r.opts(c.Argument(0)).s("path"), capability.FSWrite); p != nil {
 				path = append(path, *p)
 			}
 			return asyncErr(r, "tracing.stop", func() error { return w.t.Stop(path...) })
@@ -298,7 +300,7 @@ func (r *Runtime) contextOptions(base playwright.BrowserNewContextOptions, v goj
 	}
 	if ss := o.val("storageState"); ss != nil {
 		if s, ok := ss.Export().(string); ok {
-			base.StorageStatePath, base.StorageState = r.path(&s), nil
+			base.StorageStatePath, base.StorageState = r.path("browser.newContext", &s, capability.FSRead), nil
 		} else if !goja.IsNull(ss) {
 			text, err := r.vm.JSONString(ss)
 			if err != nil {
@@ -357,7 +359,10 @@ func (r *Runtime) newContext(api string, b *browserW, v goja.Value, withPage boo
 		if err != nil {
 			return made{}, err
 		}
-		host.ContextCreated(c)
+		if err := host.ContextCreated(c); err != nil {
+			_ = c.Close()
+			return made{}, err
+		}
 		if !withPage {
 			return made{c: c}, nil
 		}

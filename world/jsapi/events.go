@@ -7,6 +7,8 @@ import (
 
 	"github.com/dop251/goja"
 	"github.com/playwright-community/playwright-go"
+
+	"github.com/ferridriver/ferridriver/jsbridge/capability"
 )
 
 // emitter implements on/once/off/waitForEvent for a Page or a
@@ -468,7 +470,7 @@ func (r *Runtime) downloadMethods() []method {
 		}},
 		{"saveAs", func(c goja.FunctionCall) goja.Value {
 			d := self(c, "download.saveAs")
-			p := r.path(playwright.String(c.Argument(0).String()))
+			p := r.path("download.saveAs", playwright.String(c.Argument(0).String()), capability.FSWrite)
 			return asyncErr(r, "download.saveAs", func() error { return d.d.SaveAs(*p) })
 		}},
 		{"failure", func(c goja.FunctionCall) goja.Value {

@@ -84,10 +84,27 @@ func (r *Runtime) frameMethods() []method {
 		}},
 		method{"goto", func(c goja.FunctionCall) goja.Value {
 			f, api := r.frameTarget(c, "goto")
-			u := c.Argument(0).String()
 			o := r.opts(c.Argument(1))
+			var bc playwright.BrowserContext
+			base := ""
+			if pg := f.Page(); pg != nil {
+				bc = pg.Context()
+				if pw, ok := r.pageObj(pg).(*goja.Object); ok {
+					if w, ok := pw.Export().(*pageW); ok {
+						base = w.baseURL()
+					}
+				}
+			}
+			u, prepare := r.navigation(api, bc, c.Argument(0).String(), base)
 			opt := playwright.FrameGotoOptions{Referer: o.s("referer"), Timeout: r.timeout(o, f.Page()), WaitUntil: o.waitUntil()}
-			return async(r, api, func() (playwright.Response, error) { return f.Goto(u, opt) }, r.responseObj)
+			return async(r, api, func() (playwright.Response, error) {
+				if prepare != nil {
+					if err := prepare(); err != nil {
+						return nil, err
+					}
+				}
+				return f.Goto(u, opt)
+			}, r.responseObj)
 		}},
 		method{"title", func(c goja.FunctionCall) goja.Value {
 			f, api := r.frameTarget(c, "title")
@@ -365,7 +382,7 @@ func (r *Runtime) selectorActions(target func(c goja.FunctionCall, name string) 
 		}},
 		{"setInputFiles", func(c goja.FunctionCall) goja.Value {
 			t := target(c, "setInputFiles")
-			files := r.inputFiles(t.arg(0))
+			files := r.inputFiles(t.api, t.arg(0))
 			o := r.opts(t.arg(1))
 			opt := playwright.FrameSetInputFilesOptions{NoWaitAfter: o.b("noWaitAfter"), Strict: t.strictOf(o), Timeout: t.timeout(o)}
 			return asyncErr(r, t.api, func() error { return t.f.SetInputFiles(t.sel, files, opt) })

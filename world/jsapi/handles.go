@@ -3,6 +3,8 @@ package jsapi
 import (
 	"github.com/dop251/goja"
 	"github.com/playwright-community/playwright-go"
+
+	"github.com/ferridriver/ferridriver/jsbridge/capability"
 )
 
 // keyboardW is page.keyboard.
@@ -261,7 +263,7 @@ func (r *Runtime) elementHandleMethods() []method {
 			return func() error { return h.ScrollIntoViewIfNeeded() }
 		}),
 		act("setInputFiles", func(h playwright.ElementHandle, c goja.FunctionCall) func() error {
-			files := r.inputFiles(c.Argument(0))
+			files := r.inputFiles("elementHandle.setInputFiles", c.Argument(0))
 			return func() error { return h.SetInputFiles(files) }
 		}),
 		method{"selectOption", func(c goja.FunctionCall) goja.Value {
@@ -276,7 +278,7 @@ func (r *Runtime) elementHandleMethods() []method {
 		method{"screenshot", func(c goja.FunctionCall) goja.Value {
 			h := self(c, "elementHandle.screenshot")
 			o := r.opts(c.Argument(0))
-			opt := playwright.ElementHandleScreenshotOptions{Path: r.path(o.s("path")), Timeout: r.timeout(o, nil)}
+			opt := playwright.ElementHandleScreenshotOptions{Path: r.path("elementHandle.screenshot", o.s("path"), capability.FSWrite), Timeout: r.timeout(o, nil)}
 			return async(r, "elementHandle.screenshot", func() ([]byte, error) { return h.Screenshot(opt) }, r.buffer)
 		}},
 		method{"contentFrame", func(c goja.FunctionCall) goja.Value {

@@ -72,7 +72,7 @@ func (h testHost) Browser(ctx context.Context) (playwright.Browser, error) {
 func (h testHost) ContextDefaults() (playwright.BrowserNewContextOptions, error) {
 	return h.l.ContextOptions()
 }
-func (h testHost) ContextCreated(playwright.BrowserContext) {}
+func (h testHost) ContextCreated(playwright.BrowserContext) error { return nil }
 func (h testHost) Playwright(ctx context.Context) (*playwright.Playwright, error) {
 	return h.l.Playwright(ctx)
 }

@@ -43,8 +43,9 @@ type Host interface {
 	// JS starts from (baseURL, viewport...); the JS options override them.
 	ContextDefaults() (playwright.BrowserNewContextOptions, error)
 	// ContextCreated is told about every context created from JS, so it
-	// gets the configured default timeouts.
-	ContextCreated(c playwright.BrowserContext)
+	// gets the configured default timeouts and request filters; an error
+	// closes the context and fails the call.
+	ContextCreated(c playwright.BrowserContext) error
 	// Playwright returns the driver connection (request.newContext()).
 	Playwright(ctx context.Context) (*playwright.Playwright, error)
 	// Explain rewrites an error caused by a crashed browser into a clear
@@ -176,8 +177,13 @@ func (r *Runtime) Page(p playwright.Page) goja.Value { return r.pageObj(p) }
 func (r *Runtime) Context(c playwright.BrowserContext) goja.Value { return r.contextObj(c) }
 
 // APIRequest returns the JS object of an API request context.
+// Its relative URLs resolve against the host's baseURL, as the context's.
 func (r *Runtime) APIRequest(c playwright.APIRequestContext) goja.Value {
-	return r.newObject(r.p.get(&r.p.apiRequest, "APIRequestContext", r.apiRequestMethods), &apiRequestW{c: c})
+	return r.apiRequestObj(c, r.hostBaseURL())
+}
+
+func (r *Runtime) apiRequestObj(c playwright.APIRequestContext, baseURL string) *goja.Object {
+	return r.newObject(r.p.get(&r.p.apiRequest, "APIRequestContext", r.apiRequestMethods), &apiRequestW{c: c, baseURL: baseURL})
 }
 
 // SharedBrowser returns a Browser object over the host's browser: its

@@ -6,6 +6,8 @@ import (
 
 	"github.com/dop251/goja"
 	"github.com/playwright-community/playwright-go"
+
+	"github.com/ferridriver/ferridriver/jsbridge/capability"
 )
 
 // locatorW is a Locator: a selector in a frame. The playwright-go locator
@@ -243,7 +245,7 @@ func (r *Runtime) locatorMethods() []method {
 		method{"screenshot", func(c goja.FunctionCall) goja.Value {
 			l := self(c, "locator.screenshot")
 			o := r.opts(c.Argument(0))
-			opt := playwright.LocatorScreenshotOptions{Path: r.path(o.s("path")), Timeout: r.timeout(o, l.frame.Page()), OmitBackground: o.b("omitBackground"), Quality: o.i("quality")}
+			opt := playwright.LocatorScreenshotOptions{Path: r.path("locator.screenshot", o.s("path"), capability.FSWrite), Timeout: r.timeout(o, l.frame.Page()), OmitBackground: o.b("omitBackground"), Quality: o.i("quality")}
 			if t := o.s("type"); t != nil {
 				opt.Type = (*playwright.ScreenshotType)(t)
 			}
@@ -326,15 +328,6 @@ func saveStorageState(save func(path ...string) (*playwright.StorageState, error
 		}
 	}
 	return save(path...)
-}
-
-// path resolves a file path option against the project directory.
-func (r *Runtime) path(p *string) *string {
-	if p == nil || filepath.IsAbs(*p) {
-		return p
-	}
-	abs := filepath.Join(r.vm.Dir(), *p)
-	return &abs
 }
 
 func (r *Runtime) strV(s string) goja.Value { return r.rt.ToValue(s) }

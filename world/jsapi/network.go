@@ -10,6 +10,9 @@ import (
 
 	"github.com/dop251/goja"
 	"github.com/playwright-community/playwright-go"
+
+	"github.com/ferridriver/ferridriver/jsbridge/capability"
+	"github.com/ferridriver/ferridriver/world/sandbox"
 )
 
 // requestW is a network Request.
@@ -243,6 +246,7 @@ func (r *Runtime) routeMethods(kind string, set func(c goja.FunctionCall, api st
 				jsCheck = true
 			}
 			ctx := r.loop.Context()
+			t := s.target
 			reg := &routeReg{raw: c.Argument(0), pwURL: pwURL, handler: c.Argument(1), times: times}
 			reg.goFn = func(rt playwright.Route) {
 				r.loop.Enqueue(ctx, func() {
@@ -250,7 +254,7 @@ func (r *Runtime) routeMethods(kind string, set func(c goja.FunctionCall, api st
 						go func() { _ = rt.Fallback() }()
 						return
 					}
-					ro := r.newObject(r.p.get(&r.p.route, "Route", r.routeObjMethods), &routeW{rt: rt})
+					ro := r.newObject(r.p.get(&r.p.route, "Route", r.routeObjMethods), &routeW{rt: rt, bc: contextOf(t)})
 					v, err := fn(goja.Undefined(), ro, r.requestObj(rt.Request()))
 					failed := func(reason goja.Value) {
 						r.recordUncaught(api+" handler", reason)
@@ -268,7 +272,6 @@ func (r *Runtime) routeMethods(kind string, set func(c goja.FunctionCall, api st
 				})
 			}
 			s.regs = append(s.regs, reg)
-			t := s.target
 			var tm []int
 			if times > 0 {
 				tm = []int{times}
@@ -331,7 +334,11 @@ func (r *Runtime) routeMethods(kind string, set func(c goja.FunctionCall, api st
 				case playwright.Page:
 					return t.UnrouteAll(playwright.PageUnrouteAllOptions{Behavior: behavior})
 				case playwright.BrowserContext:
-					return t.UnrouteAll(playwright.BrowserContextUnrouteAllOptions{Behavior: behavior})
+					if err := t.UnrouteAll(playwright.BrowserContextUnrouteAllOptions{Behavior: behavior}); err != nil {
+						return err
+					}
+					// The sandbox's own file route stays.
+					return sandbox.Restore(t)
 				}
 				return nil
 			})
@@ -349,6 +356,7 @@ func sameRegexp(a, b goja.Value) bool {
 type routeW struct {
 	props
 	rt playwright.Route
+	bc playwright.BrowserContext // the context of the route's page
 }
 
 func (r *Runtime) routeObjMethods() []method {
@@ -369,7 +377,7 @@ func (r *Runtime) routeObjMethods() []method {
 		{"fulfill", func(c goja.FunctionCall) goja.Value {
 			w := self(c, "route.fulfill")
 			o := r.opts(c.Argument(0))
-			opt := playwright.RouteFulfillOptions{Status: o.i("status"), Headers: o.headers("headers"), ContentType: o.s("contentType"), Path: r.path(o.s("path"))}
+			opt := playwright.RouteFulfillOptions{Status: o.i("status"), Headers: o.headers("headers"), ContentType: o.s("contentType"), Path: r.path("route.fulfill", o.s("path"), capability.FSRead)}
 			if b := o.val("body"); b != nil {
 				if bs, ok := r.bytesOf(b); ok {
 					opt.Body = bs
@@ -414,12 +422,14 @@ func (r *Runtime) routeObjMethods() []method {
 		{"continue", func(c goja.FunctionCall) goja.Value {
 			w := self(c, "route.continue")
 			h, m, u, post := overrides(r.opts(c.Argument(0)))
+			r.checkRouteOn(w, "route.continue", u)
 			opt := playwright.RouteContinueOptions{Headers: h, Method: m, URL: u, PostData: post}
 			return asyncErr(r, "route.continue", func() error { return w.rt.Continue(opt) })
 		}},
 		{"fallback", func(c goja.FunctionCall) goja.Value {
 			w := self(c, "route.fallback")
 			h, m, u, post := overrides(r.opts(c.Argument(0)))
+			r.checkRouteOn(w, "route.fallback", u)
 			opt := playwright.RouteFallbackOptions{Headers: h, Method: m, URL: u, PostData: post}
 			return asyncErr(r, "route.fallback", func() error { return w.rt.Fallback(opt) })
 		}},
@@ -435,8 +445,8 @@ func (r *Runtime) routeObjMethods() []method {
 			w := self(c, "route.fetch")
 			o := r.opts(c.Argument(0))
 			h, m, u, post := overrides(o)
-			opt := playwright.RouteFetchOptions{Headers: h, Method: m, URL: u, PostData: post, MaxRedirects: o.i("maxRedirects"), Timeout: r.timeout(o, nil)}
-			return async(r, "route.fetch", func() (playwright.APIResponse, error) { return w.rt.Fetch(opt) }, r.apiResponseObj)
+			opt := playwright.RouteFetchOptions{Headers: h, Method: m, URL: u, PostData: post, Timeout: r.timeout(o, nil)}
+			return async(r, "route.fetch", r.routeFetchChecked(w, opt, o.i("maxRedirects")), r.apiResponseObj)
 		}},
 	}
 }
@@ -446,6 +456,11 @@ func (r *Runtime) routeObjMethods() []method {
 type apiRequestW struct {
 	props
 	c playwright.APIRequestContext
+	// baseURL and maxRedirects are the context's defaults (request.newContext
+	// options, or the browser context's baseURL): the sandbox resolves and
+	// follows requests itself (see fetchChecked).
+	baseURL      string
+	maxRedirects *int
 }
 
 func (w *apiRequestW) closeOwned() { _ = w.c.Dispose() }
@@ -470,7 +485,7 @@ func (r *Runtime) apiRequestMethods() []method {
 			if target == nil {
 				target = u.String()
 			}
-			return async(r, api, func() (playwright.APIResponse, error) { return w.c.Fetch(target, o) }, r.apiResponseObj)
+			return async(r, api, r.fetchChecked(api, w, target, o), r.apiResponseObj)
 		}}
 	}
 	return []method{
@@ -483,7 +498,7 @@ func (r *Runtime) apiRequestMethods() []method {
 		{"storageState", func(c goja.FunctionCall) goja.Value {
 			w := self(c, "apiRequestContext.storageState")
 			var path []string
-			if p := r.path(r.opts(c.Argument(0)).s("path")); p != nil {
+			if p := r.path("apiRequestContext.storageState", r.opts(c.Argument(0)).s("path"), capability.FSWrite); p != nil {
 				path = append(path, *p)
 			}
 			return async(r, "apiRequestContext.storageState", func() (any, error) { return saveStorageState(w.c.StorageState, path) }, r.jsonOf)
@@ -599,7 +614,7 @@ func (r *Runtime) apiResponseMethods() []method {
 func (r *Runtime) newAPIRequestContext(c goja.FunctionCall) goja.Value {
 	o := r.opts(c.Argument(0))
 	opt := playwright.APIRequestNewContextOptions{BaseURL: o.s("baseURL"), ExtraHttpHeaders: o.headers("extraHTTPHeaders"),
-		IgnoreHttpsErrors: o.b("ignoreHTTPSErrors"), StorageStatePath: r.path(o.s("storageState")), Timeout: o.f("timeout"),
+		IgnoreHttpsErrors: o.b("ignoreHTTPSErrors"), StorageStatePath: r.path("request.newContext", o.s("storageState"), capability.FSRead), Timeout: o.f("timeout"),
 		UserAgent: o.s("userAgent"), FailOnStatusCode: o.b("failOnStatusCode"), MaxRedirects: o.i("maxRedirects")}
 	if hc, ok := o.val("httpCredentials").(*goja.Object); ok {
 		hp := opts{r: r, o: hc}
@@ -628,7 +643,10 @@ func (r *Runtime) newAPIRequestContext(c goja.FunctionCall) goja.Value {
 		}
 		return pw.Request.NewContext(opt)
 	}, func(ac playwright.APIRequestContext) goja.Value {
-		w := &apiRequestW{c: ac}
+		w := &apiRequestW{c: ac, maxRedirects: opt.MaxRedirects}
+		if opt.BaseURL != nil {
+			w.baseURL = *opt.BaseURL
+		}
 		r.own(w)
 		return r.newObject(r.p.get(&r.p.apiRequest, "APIRequestContext", r.apiRequestMethods), w)
 	})

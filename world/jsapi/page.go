@@ -7,6 +7,8 @@ import (
 
 	"github.com/dop251/goja"
 	"github.com/playwright-community/playwright-go"
+
+	"github.com/ferridriver/ferridriver/jsbridge/capability"
 )
 
 // pageW is a Page.
@@ -43,7 +45,7 @@ func (w *pageW) Get(k string) goja.Value {
 		return w.touchscreen
 	case "request":
 		if w.request == nil {
-			w.request = r.APIRequest(w.p.Context().Request()).(*goja.Object)
+			w.request = r.apiRequestObj(w.p.Context().Request(), w.baseURL())
 		}
 		return w.request
 	}
@@ -206,7 +208,7 @@ func (r *Runtime) pageMethods() []method {
 		method{"screenshot", func(c goja.FunctionCall) goja.Value {
 			w := self(c, "page.screenshot")
 			o := r.opts(c.Argument(0))
-			opt := playwright.PageScreenshotOptions{FullPage: o.b("fullPage"), Path: r.path(o.s("path")), Quality: o.i("quality"),
+			opt := playwright.PageScreenshotOptions{FullPage: o.b("fullPage"), Path: r.path("page.screenshot", o.s("path"), capability.FSWrite), Quality: o.i("quality"),
 				OmitBackground: o.b("omitBackground"), Timeout: r.timeout(o, w.p)}
 			if t := o.s("type"); t != nil {
 				opt.Type = (*playwright.ScreenshotType)(t)
@@ -352,7 +354,7 @@ func (r *Runtime) initScript(v, arg goja.Value, api string) playwright.Script {
 		return playwright.Script{Content: &s}
 	}
 	o := r.opts(v)
-	return playwright.Script{Path: r.path(o.s("path")), Content: o.s("content")}
+	return playwright.Script{Path: r.path(api, o.s("path"), capability.FSRead), Content: o.s("content")}
 }
 
 // exposed adapts a JS function for exposeFunction: the page calls it on a

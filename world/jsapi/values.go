@@ -5,7 +5,6 @@ import (
 	"math"
 	"math/big"
 	"net/url"
-	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -15,6 +14,8 @@ import (
 	"github.com/dop251/goja/parser"
 	"github.com/dop251/goja_nodejs/buffer"
 	"github.com/playwright-community/playwright-go"
+
+	"github.com/ferridriver/ferridriver/jsbridge/capability"
 )
 
 // Conversions between JS values and what playwright-go takes and returns,
@@ -470,9 +471,10 @@ func isArrowShorthand(src string) bool {
 }
 
 // inputFiles converts setInputFiles' argument: a path, an array of paths,
-// a {name, mimeType, buffer} payload or an array of them. Relative paths
-// are resolved against the project directory.
-func (r *Runtime) inputFiles(v goja.Value) any {
+// a {name, mimeType, buffer} payload or an array of them. Each path is a
+// read, through the filesystem check (relative paths are relative to the
+// project directory).
+func (r *Runtime) inputFiles(api string, v goja.Value) any {
 	if isNullish(v) {
 		return []string{}
 	}
@@ -484,10 +486,7 @@ func (r *Runtime) inputFiles(v goja.Value) any {
 	var payloads []playwright.InputFile
 	for _, it := range items {
 		if s, ok := it.Export().(string); ok {
-			if !filepath.IsAbs(s) {
-				s = filepath.Join(r.vm.Dir(), s)
-			}
-			paths = append(paths, s)
+			paths = append(paths, *r.path(api, &s, capability.FSRead))
 			continue
 		}
 		o := r.opts(it)

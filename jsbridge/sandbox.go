@@ -9,8 +9,11 @@ import (
 	"github.com/ferridriver/ferridriver/jsbridge/capability"
 )
 
-// The one filesystem check of the JavaScript side. Every API that reads
-// or writes a file for JavaScript asks CheckPath: node:fs, attachments
+// The sandbox is defined by resource, not by API: one check per resource,
+// which every API reaching it asks.
+//
+// Files: every API that reads or writes a file for JavaScript asks
+// CheckPath: node:fs, attachments
 // read from a stream's file, and the browser API's paths (world/jsapi:
 // route.fulfill, setInputFiles, screenshots, storage state, traces,
 // downloads, file:// navigation). Which folders it grants depends on who
@@ -21,6 +24,12 @@ import (
 //   - first-party code in the mcp and script hosts: the host's grant
 //     (SetScriptFiles: [mcp] allowRead/allowWrite for MCP clients,
 //     [scripting.allow.fs] for `ferridriver run`), nothing without one.
+//
+// Network: the requests JavaScript issues (fetch, node:http, a handler's
+// request client, and the browser API's page.request, context.request,
+// route.fetch, route.continue({url})) are checked against RequestPolicy:
+// the running tool's allow.net, or for first-party code every host but
+// the cloud metadata endpoints, which no one reaches.
 
 // Default grants of the hosts, named in their denials when the host set
 // none.
@@ -103,4 +112,15 @@ func (vm *VM) AccessDenied(api string, err error) goja.Value {
 		}
 	}
 	return v
+}
+
+// RequestPolicy returns the policy that binds the requests the code
+// running now issues: the running tool's allow.net, or nil (every host but
+// the cloud metadata endpoints) for first-party code; and whose it is
+// (`tool "x"`, or ""). Loop goroutine only.
+func (vm *VM) RequestPolicy() (*capability.NetPolicy, string) {
+	if f := CurrentFrame(vm); f != nil {
+		return f.Net(), fmt.Sprintf("tool %q", f.tool.Name)
+	}
+	return nil, ""
 }
