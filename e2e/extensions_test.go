@@ -282,7 +282,7 @@ console.log("top level done");`,
 		t.Fatalf("argv: %s", a)
 	}
 	wantContains(t, "denied", out["denied"].(string), "redirect to http://evil.test/ denied", `not in allow.net [127.0.0.1]`)
-	wantContains(t, "fs", out["fsErr"].(string), "no fs capability in the script host")
+	wantContains(t, "fs", out["fsErr"].(string), "is not allowed: it is outside the folders [scripting.allow.fs] read grants (none)")
 	wantContains(t, "timeout", out["timeout"].(string), `tool "slow" timed out after 100 ms`)
 	wantContains(t, "nested timeout", out["nested"].(string), `tool "slow" timed out after 100 ms`)
 

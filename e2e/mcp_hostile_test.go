@@ -398,7 +398,7 @@ defineTool({ name: "r.huge", exposeAsTool: true }, async () => "x".repeat(10 * 1
 		{"return 10n", "error", "not JSON-serialisable"},
 		{"return { a: 1, f: () => 1 }", "error", `property \"f\" is a function, which JSON cannot carry`},
 		{`return "x".repeat(10 * 1024 * 1024)`, "error", "bytes of JSON; the limit for one result is 4194304 bytes"},
-		{`return require("fs").readFileSync("x")`, "error", "no fs capability in the mcp host"},
+		{`return require("fs").readFileSync("x")`, "error", `is not allowed: it is outside the folders [mcp] allowRead (--allow-read) grants (none)`},
 		{`return require("left-pad")`, "error", `module \"left-pad\" is not available in ferridriver`},
 		{`return [Buffer.name, Buffer.from("x").constructor.name, URL.name, TextEncoder.name].join("|")`, "ok", `"value":"Buffer|Buffer|URL|TextEncoder"`},
 	} {

@@ -390,7 +390,7 @@ defineTool({ name: "r.huge", exposeAsTool: true }, async () => ({ s: "x".repeat(
 		{"return () => 1", "TypeError", "the value is a function, which JSON cannot carry"},
 		{"return { a: 1, f: () => 1 }", "TypeError", `property "f" is a function, which JSON cannot carry`},
 		{`return "x".repeat(5 * 1024 * 1024)`, "RangeError", "bytes of JSON; the limit for one result is 4194304 bytes"},
-		{`return require("fs").readFileSync("x")`, "Error", "fs.readFileSync: no fs capability in the mcp host"},
+		{`return require("fs").readFileSync("x")`, "Error", `fs.readFileSync: reading "x" is not allowed: it is outside the folders [mcp] allowRead (--allow-read) grants (none)`},
 		{`return require("left-pad")`, "Error", `require: module "left-pad" is not available in ferridriver`},
 	} {
 		r := call(t, cs, "run_script", map[string]any{"source": tc.source})

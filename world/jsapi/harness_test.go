@@ -79,6 +79,20 @@ func (h testHost) Playwright(ctx context.Context) (*playwright.Playwright, error
 func (h testHost) Explain(err error) error { return h.s.Explain(err) }
 func (h testHost) ActionTimeout() float64  { return 0 }
 
+// testProvider gives the page and context globals of an mcp or script
+// host's VM.
+type testProvider struct {
+	api *jsapi.Runtime
+	p   playwright.Page
+}
+
+func (tp testProvider) Page(*jsbridge.VM, *jsbridge.ToolFrame) (goja.Value, error) {
+	return tp.api.Page(tp.p), nil
+}
+func (tp testProvider) Context(*jsbridge.VM, *jsbridge.ToolFrame) (goja.Value, error) {
+	return tp.api.Context(tp.p.Context()), nil
+}
+
 // env is a VM with `page`, `context`, `expect` and the modules, on a
 // fresh page.
 type env struct {
@@ -97,8 +111,14 @@ func newEnv(t testing.TB) *env {
 // newEnvWith is newEnv with the step definitions of bundle b loaded.
 func newEnvWith(t testing.TB, b *jsbridge.Bundle) *env {
 	t.Helper()
+	return newEnvIn(t, b, jsbridge.HostBDD, t.TempDir())
+}
+
+// newEnvIn is newEnvWith for a VM of host whose project directory is dir.
+func newEnvIn(t testing.TB, b *jsbridge.Bundle, host, dir string) *env {
+	t.Helper()
 	l, demo := requireBrowser(t)
-	vm, err := jsbridge.NewVM(b, jsbridge.VMOptions{Host: jsbridge.HostBDD, Dir: t.TempDir(), Stdout: os.Stdout, Stderr: os.Stderr})
+	vm, err := jsbridge.NewVM(b, jsbridge.VMOptions{Host: host, Dir: dir, Stdout: os.Stdout, Stderr: os.Stderr})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,8 +132,14 @@ func newEnvWith(t testing.TB, b *jsbridge.Bundle) *env {
 		t.Fatal(err)
 	}
 	rt := vm.Runtime()
-	must(t, rt.Set("page", api.Page(p)))
-	must(t, rt.Set("context", api.Context(p.Context())))
+	if host == jsbridge.HostBDD {
+		must(t, rt.Set("page", api.Page(p)))
+		must(t, rt.Set("context", api.Context(p.Context())))
+	} else {
+		// The mcp and script hosts' page and context globals come from
+		// their browser provider.
+		jsbridge.SetBrowserProvider(vm, testProvider{api: api, p: p})
+	}
 	must(t, rt.Set("baseURL", demo))
 	t.Cleanup(func() {
 		c := p.Context()
