@@ -40,12 +40,17 @@ globalThis.escapes = {
     return await page.content();
   }),
   gotoFile: (page, p) => tryIt(async () => { await page.goto("file://" + p); return await page.content(); }),
+  // In a page of its own: Chromium shows a file: page opened from a page
+  // whose frame failed to load (pageFetchMetadata) as an error page.
   frames: (page, p) => tryIt(async () => {
-    await page.goto("file://" + p);
-    await page.waitForTimeout(300);
-    const out = [];
-    for (const f of page.frames()) { try { out.push(await f.content()); } catch (e) { out.push("frame error: " + e.message); } }
-    return out.join("\n");
+    const own = await page.context().newPage();
+    try {
+      await own.goto("file://" + p);
+      await own.waitForTimeout(300);
+      const out = [];
+      for (const f of own.frames()) out.push(await f.content());
+      return out.join("\n");
+    } finally { await own.close(); }
   }),
   inputFiles: (page, p) => tryIt(async () => {
     await page.setContent('<input type="file" id="f">');
@@ -69,21 +74,27 @@ globalThis.escapes = {
     return body;
   }),
   gotoURL: (page, u) => tryIt(async () => { await page.goto(u); return await page.content(); }),
-  // The page's own request to a metadata endpoint: the browser cannot
-  // resolve it, so it fails at once (without the rule it would hang on
-  // an unreachable address until the abort).
+  // The page's own request to a metadata endpoint: the browser does not
+  // resolve the host (--host-resolver-rules), so it fails at once, as a
+  // name that does not exist.
   pageFetchMetadata: (page) => tryIt(async () => {
-    await page.goto("/");
-    return await page.evaluate(async () => {
-      const t0 = Date.now();
-      try { await fetch("http://169.254.169.254/latest/meta-data/", { signal: AbortSignal.timeout(4000) }); return "reached"; }
-      catch (e) { return (e.name === "TimeoutError" || e.name === "AbortError" ? "timeout" : "refused") + " after " + (Date.now() - t0) + "ms"; }
-    });
+    await page.goto("about:blank");
+    const [req] = await Promise.all([
+      page.waitForEvent("requestfailed", { timeout: 5000 }),
+      page.setContent('<iframe src="http://169.254.169.254/latest/meta-data/"></iframe>'),
+    ]);
+    return req.url() + " " + req.failure().errorText;
   }),
 };
 const argsSchema = { type: "object", properties: { what: { type: "string" }, arg: { type: "string" } }, required: ["what"], additionalProperties: false };
 defineTool({ name: "escape", exposeAsTool: true, inputSchema: argsSchema, allow: { net: ["localhost"] } },
   async ({ args, page }) => escapes[args.what](page, args.arg));
+globalThis.argsSchema = argsSchema;
+`
+
+// grantedExt is a tool with allow.fs, in a file of its own (a ferridriver
+// without allow.fs refuses the file, not the other tools).
+const grantedExt = `
 defineTool({ name: "granted", exposeAsTool: true, inputSchema: argsSchema, allow: { net: ["localhost"], fs: { read: ["data"], write: ["out"] } } },
   async ({ args, page }) => escapes[args.what](page, args.arg));
 `
@@ -112,7 +123,8 @@ func newSandboxProject(t *testing.T) *sandboxProject {
 	secret := filepath.Join(outside, "secret.txt")
 	testenv.WriteFiles(t, outside, map[string]string{"secret.txt": secretText})
 	testenv.WriteFiles(t, dir, map[string]string{
-		"ext/escapes.ts":   sandboxExt,
+		"ext/a-escapes.ts": sandboxExt,
+		"ext/b-granted.ts": grantedExt,
 		"data/allowed.txt": "ALLOWED-DATA",
 		"data/frame.html":  `<html><body>FRAME-PAGE<iframe src="file://` + secret + `"></iframe></body></html>`,
 		"out/.keep":        "",
@@ -210,7 +222,7 @@ func attempt(t *testing.T, cs *sdk.ClientSession, tool, what, arg string) outcom
 func denied(t *testing.T, who, what string, o outcome, leak string, wants ...string) {
 	t.Helper()
 	if o.Err == nil {
-		t.Errorf("%s %s: not refused: %s", who, what, o)
+		t.Errorf("%s %s: not refused: %.200s", who, what, o)
 		return
 	}
 	for _, w := range wants {
@@ -226,7 +238,7 @@ func denied(t *testing.T, who, what string, o outcome, leak string, wants ...str
 func allowed(t *testing.T, who, what string, o outcome, want string) {
 	t.Helper()
 	if o.OK == nil || !strings.Contains(*o.OK, want) {
-		t.Errorf("%s %s: want success with %q, got %s", who, what, want, o)
+		t.Errorf("%s %s: want success with %q, got %.300s", who, what, want, o)
 	}
 }
 
@@ -272,7 +284,7 @@ func TestSandboxExtensionToolAndRunScript(t *testing.T) {
 		denied(t, name, "goto metadata", attempt(t, cs, who, "gotoURL", "http://169.254.169.254/latest/meta-data/"), "", "cloud metadata endpoint")
 		denied(t, name, "request metadata", attempt(t, cs, who, "pageRequest", "http://[::ffff:169.254.169.254]/"), "", "cloud metadata endpoint")
 		denied(t, name, "redirect to metadata", attempt(t, cs, who, "contextRequest", p.metaRedirect), "", "redirect to http://169.254.169.254/latest/meta-data/ refused", "cloud metadata endpoint")
-		if o := attempt(t, cs, who, "pageFetchMetadata", ""); o.OK == nil || !strings.HasPrefix(*o.OK, "refused") {
+		if o := attempt(t, cs, who, "pageFetchMetadata", ""); o.OK == nil || *o.OK != "http://169.254.169.254/latest/meta-data/ net::ERR_NAME_NOT_RESOLVED" {
 			t.Errorf("%s: the page's own fetch of a metadata endpoint: %s", name, o)
 		}
 	}
@@ -338,6 +350,7 @@ func TestSandboxMCPBrowserTools(t *testing.T) {
 	p := newSandboxProject(t)
 	// Without a grant: nothing to read.
 	cs, _ := mcpClient(t, p.dir, nil)
+	callOK(t, cs, "browser_navigate", map[string]any{"url": "/forms.html"})
 	wantContains(t, "upload", errText(t, cs, "browser_file_upload", map[string]any{"selector": "#avatar", "paths": []string{"/etc/passwd"}}),
 		`reading "/etc/passwd" is not allowed: it is outside the folders [mcp] allowRead (--allow-read) grants (none)`)
 	wantContains(t, "navigate file", errText(t, cs, "browser_navigate", map[string]any{"url": "file:///etc/passwd"}),
