@@ -330,6 +330,17 @@ func pidOf(t *testing.T, cs *sdk.ClientSession) string {
 	return res.Value
 }
 
+// wantSays is wantContains that lets the test go on, so that each
+// refusal of the test reports on its own.
+func wantSays(t *testing.T, what, got string, wants ...string) {
+	t.Helper()
+	for _, w := range wants {
+		if !strings.Contains(got, w) {
+			t.Errorf("%s: expected %q in:\n%.400s", what, w, got)
+		}
+	}
+}
+
 // errText calls a tool that must fail and returns its message.
 func errText(t *testing.T, cs *sdk.ClientSession, name string, args map[string]any) string {
 	t.Helper()
@@ -351,17 +362,17 @@ func TestSandboxMCPBrowserTools(t *testing.T) {
 	// Without a grant: nothing to read.
 	cs, _ := mcpClient(t, p.dir, nil)
 	callOK(t, cs, "browser_navigate", map[string]any{"url": "/forms.html"})
-	wantContains(t, "upload", errText(t, cs, "browser_file_upload", map[string]any{"selector": "#avatar", "paths": []string{"/etc/passwd"}}),
+	wantSays(t, "upload", errText(t, cs, "browser_file_upload", map[string]any{"selector": "#avatar", "paths": []string{"/etc/passwd"}}),
 		`reading "/etc/passwd" is not allowed: it is outside the folders [mcp] allowRead (--allow-read) grants (none)`)
-	wantContains(t, "navigate file", errText(t, cs, "browser_navigate", map[string]any{"url": "file:///etc/passwd"}),
+	wantSays(t, "navigate file", errText(t, cs, "browser_navigate", map[string]any{"url": "file:///etc/passwd"}),
 		`reading "/etc/passwd" is not allowed`)
-	wantContains(t, "view-source", errText(t, cs, "browser_navigate", map[string]any{"url": "view-source:file:///etc/passwd"}),
+	wantSays(t, "view-source", errText(t, cs, "browser_navigate", map[string]any{"url": "view-source:file:///etc/passwd"}),
 		`reading "/etc/passwd" is not allowed`)
-	wantContains(t, "tab file", errText(t, cs, "browser_tabs", map[string]any{"action": "new", "url": "file:///etc/passwd"}),
+	wantSays(t, "tab file", errText(t, cs, "browser_tabs", map[string]any{"action": "new", "url": "file:///etc/passwd"}),
 		`reading "/etc/passwd" is not allowed`)
-	wantContains(t, "navigate metadata", errText(t, cs, "browser_navigate", map[string]any{"url": "http://169.254.169.254/latest/meta-data/"}),
+	wantSays(t, "navigate metadata", errText(t, cs, "browser_navigate", map[string]any{"url": "http://169.254.169.254/latest/meta-data/"}),
 		"cloud metadata endpoint and is always denied")
-	wantContains(t, "navigate metadata name", errText(t, cs, "browser_navigate", map[string]any{"url": "http://metadata.google.internal/computeMetadata/v1/"}),
+	wantSays(t, "navigate metadata name", errText(t, cs, "browser_navigate", map[string]any{"url": "http://metadata.google.internal/computeMetadata/v1/"}),
 		"cloud metadata endpoint and is always denied")
 
 	// With --allow-read data --allow-write out and an origin filter.
@@ -373,18 +384,18 @@ func TestSandboxMCPBrowserTools(t *testing.T) {
 	if got := callOK(t, h, "browser_evaluate", map[string]any{"function": `() => document.querySelector("#avatar").files[0].text()`}); !strings.Contains(got, "ALLOWED-DATA") {
 		t.Errorf("granted upload: %s", got)
 	}
-	wantContains(t, "upload symlink", errText(t, h, "browser_file_upload", map[string]any{"selector": "#avatar", "paths": []string{"data/link.txt"}}),
+	wantSays(t, "upload symlink", errText(t, h, "browser_file_upload", map[string]any{"selector": "#avatar", "paths": []string{"data/link.txt"}}),
 		`data/link.txt" (which resolves to "`+p.secret+`") is not allowed: it is outside the folders [mcp] allowRead (--allow-read) grants (data, out)`)
-	wantContains(t, "upload outside", errText(t, h, "browser_file_upload", map[string]any{"selector": "#avatar", "paths": []string{p.secret}}), "is not allowed")
+	wantSays(t, "upload outside", errText(t, h, "browser_file_upload", map[string]any{"selector": "#avatar", "paths": []string{p.secret}}), "is not allowed")
 	// A granted file: page cannot frame the secret.
 	callOK(t, h, "browser_navigate", map[string]any{"url": "file://" + filepath.Join(p.dir, "data/frame.html")})
 	if got := callOK(t, h, "browser_evaluate", map[string]any{"function": `async () => { await new Promise(r => setTimeout(r, 300)); try { return document.querySelector("iframe").contentDocument.body.innerText; } catch (e) { return "no access: " + e.message; } }`}); strings.Contains(got, secretText) {
 		t.Errorf("the granted page framed the secret: %s", got)
 	}
-	wantContains(t, "navigate secret", errText(t, h, "browser_navigate", map[string]any{"url": "file://" + p.secret}), "is not allowed")
+	wantSays(t, "navigate secret", errText(t, h, "browser_navigate", map[string]any{"url": "file://" + p.secret}), "is not allowed")
 	// The origin filter: the demo app and localhost pass, 127.0.0.1 on
 	// another port does not.
-	wantContains(t, "blocked origin", errText(t, h, "browser_navigate", map[string]any{"url": p.local + "/secret"}),
+	wantSays(t, "blocked origin", errText(t, h, "browser_navigate", map[string]any{"url": p.local + "/secret"}),
 		"navigation refused: "+p.local+" is not among the allowed origins ("+demo+"; http://localhost:*)")
 	if got := callOK(t, h, "browser_navigate", map[string]any{"url": strings.Replace(p.local, "127.0.0.1", "localhost", 1) + "/secret"}); !strings.Contains(got, localSecret) {
 		t.Errorf("allowed origin: %s", got)
@@ -405,13 +416,13 @@ func TestSandboxMCPBrowserTools(t *testing.T) {
 	if err := os.Symlink(p.outside, filepath.Join(p.dir, "features-out")); err != nil {
 		t.Fatal(err)
 	}
-	wantContains(t, "export symlink", errText(t, h, "session_export", map[string]any{"path": "features-out/x.feature"}),
+	wantSays(t, "export symlink", errText(t, h, "session_export", map[string]any{"path": "features-out/x.feature"}),
 		`path "features-out/x.feature" resolves to `+filepath.Join(p.outside, "x.feature")+`, outside the project directory`)
 	if _, err := os.Stat(filepath.Join(p.outside, "x.feature")); err == nil {
 		t.Error("session_export wrote through the symlink")
 	}
 	testenv.WriteFiles(t, p.dir, map[string]string{"features/kept.feature": "KEEP ME"})
-	wantContains(t, "export existing", errText(t, h, "session_export", map[string]any{"path": "features/kept.feature"}),
+	wantSays(t, "export existing", errText(t, h, "session_export", map[string]any{"path": "features/kept.feature"}),
 		"features/kept.feature exists: pass overwrite: true to replace it")
 	if b, _ := os.ReadFile(filepath.Join(p.dir, "features/kept.feature")); string(b) != "KEEP ME" {
 		t.Errorf("overwritten without overwrite: %s", b)
