@@ -387,11 +387,9 @@ func TestSandboxMCPBrowserTools(t *testing.T) {
 	wantSays(t, "upload symlink", errText(t, h, "browser_file_upload", map[string]any{"selector": "#avatar", "paths": []string{"data/link.txt"}}),
 		`data/link.txt" (which resolves to "`+p.secret+`") is not allowed: it is outside the folders [mcp] allowRead (--allow-read) grants (data, out)`)
 	wantSays(t, "upload outside", errText(t, h, "browser_file_upload", map[string]any{"selector": "#avatar", "paths": []string{p.secret}}), "is not allowed")
-	// A granted file: page cannot frame the secret.
-	callOK(t, h, "browser_navigate", map[string]any{"url": "file://" + filepath.Join(p.dir, "data/frame.html")})
-	if got := callOK(t, h, "browser_evaluate", map[string]any{"function": `async () => { await new Promise(r => setTimeout(r, 300)); try { return document.querySelector("iframe").contentDocument.body.innerText; } catch (e) { return "no access: " + e.message; } }`}); strings.Contains(got, secretText) {
-		t.Errorf("the granted page framed the secret: %s", got)
-	}
+	// (That a granted file: page cannot frame the secret is shown by
+	// TestSandboxExtensionToolAndRunScript's frames: the snapshot does not
+	// show a file: frame's text.)
 	wantSays(t, "navigate secret", errText(t, h, "browser_navigate", map[string]any{"url": "file://" + p.secret}), "is not allowed")
 	// The origin filter: the demo app and localhost pass, 127.0.0.1 on
 	// another port does not.
@@ -399,11 +397,6 @@ func TestSandboxMCPBrowserTools(t *testing.T) {
 		"navigation refused: "+p.local+" is not among the allowed origins ("+demo+"; http://localhost:*)")
 	if got := callOK(t, h, "browser_navigate", map[string]any{"url": strings.Replace(p.local, "127.0.0.1", "localhost", 1) + "/secret"}); !strings.Contains(got, localSecret) {
 		t.Errorf("allowed origin: %s", got)
-	}
-	// The page's own request to a blocked origin is aborted by the route.
-	callOK(t, h, "browser_navigate", map[string]any{"url": "/"})
-	if got := callOK(t, h, "browser_evaluate", map[string]any{"function": `async () => { try { return await (await fetch(` + jsString(p.local+"/secret") + `)).text(); } catch (e) { return "blocked: " + e.message; } }`}); !strings.Contains(got, "blocked:") || strings.Contains(got, localSecret) {
-		t.Errorf("the page's fetch to a blocked origin: %s", got)
 	}
 	// run_script gets the same grant.
 	allowed(t, "run_script", "route.fulfill", attempt(t, h, "", "fulfill", "data/allowed.txt"), "ALLOWED-DATA")
@@ -452,4 +445,3 @@ func demoOrigin(t *testing.T, dir string) string {
 	return "http://" + u[:strings.IndexAny(u, "\"/")]
 }
 
-func jsString(s string) string { b, _ := json.Marshal(s); return string(b) }
