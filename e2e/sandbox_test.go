@@ -444,4 +444,3 @@ func demoOrigin(t *testing.T, dir string) string {
 	u := string(b[i+len("http://"):])
 	return "http://" + u[:strings.IndexAny(u, "\"/")]
 }
-
