@@ -36,8 +36,10 @@ func TestSandboxFilePagesStayInTheGrant(t *testing.T) {
 	if !strings.Contains(got, "FRAME-PAGE") || strings.Contains(got, "TOP-SECRET") {
 		t.Fatalf("frames of a granted page:\n%s", got)
 	}
-	// The page moving itself to a file outside the grant.
-	got = e.ok(`await page.evaluate(() => { location.href = ` + jsq("file://"+secret) + `; }); await page.waitForTimeout(300); return page.url() + " " + await page.content()`).String()
+	// The page moving itself to a file outside the grant (Chromium may
+	// still be replacing the aborted load by its error page: content()
+	// then fails, and the secret is not there either).
+	got = e.ok(`await page.evaluate(() => { location.href = ` + jsq("file://"+secret) + `; }); await page.waitForTimeout(300); return page.url() + " " + await page.content().catch(e => e.message)`).String()
 	if strings.Contains(got, "TOP-SECRET") {
 		t.Fatalf("location change out of the grant: %s", got)
 	}
