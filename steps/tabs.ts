@@ -63,6 +63,16 @@ When('I close the current tab', { description: 'Closes the current tab and switc
   if (rest.length) await switchTo(this, rest[rest.length - 1])
 }))
 
+When('I close tab {int}', { description: 'Closes a tab by its number (1 is the first opened); closing the current one switches to the one opened last among the others.', example: 'When I close tab 2' }, step(async function (n: number) {
+  const pages = this.context.pages()
+  if (n < 1 || n > pages.length) throw new Error(`there is no tab ${n}: ${pages.length} tab${pages.length === 1 ? ' is' : 's are'} open`)
+  const closing = pages[n - 1]
+  await closing.close()
+  if (closing !== this.page) return
+  const rest = this.context.pages().filter((p) => p !== closing && !p.isClosed())
+  if (rest.length) await switchTo(this, rest[rest.length - 1])
+}))
+
 Then('I expect the number of tabs {validation} {expected}', { description: 'Checks how many tabs are open.', example: ['Then I expect the number of tabs to equal 2', 'Then I expect the number of tabs to be greater than 1'] }, step(async function (v: Validation, expected: unknown) {
   await eventually(this, 'the number of tabs', async () => this.context.pages().filter((p) => !p.isClosed()).length, v, expected)
 }))

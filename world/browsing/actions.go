@@ -245,6 +245,9 @@ type op struct {
 	// typed is the text typed into each element addressed by ref: the
 	// changes leave out a line that only shows it (withoutEcho).
 	typed map[string]string
+	// navigates: the action loads a page, after which the recording
+	// suggests a check of what the page shows (suggestCheck).
+	navigates bool
 }
 
 // perform runs o with the session's turn held by the caller: the work
@@ -252,7 +255,7 @@ type op struct {
 // finishes after browser_handle_dialog).
 func (ss *Session) perform(ctx context.Context, o op) (*Result, error) {
 	if d := ss.openDialog(); d != nil {
-		return nil, fmt.Errorf("a %s dialog is open (%q): handle it first with browser_handle_dialog", d.Type(), d.Message())
+		return nil, fmt.Errorf("%s dialog is open (%q): handle it first with browser_handle_dialog", article(d.Type()), d.Message())
 	}
 	ch := ss.dialogCh
 	for len(ch) > 0 {
@@ -284,7 +287,7 @@ func (ss *Session) perform(ctx context.Context, o op) (*Result, error) {
 		ss.pending = &pendingAction{done: done, step: stepAt}
 		ss.record(res, o.steps)
 		if d != nil {
-			res.Modal = fmt.Sprintf("a %s dialog opened: %q; handle it with browser_handle_dialog", d.Type(), d.Message())
+			res.Modal = fmt.Sprintf("%s dialog opened: %q; handle it with browser_handle_dialog", article(d.Type()), d.Message())
 		}
 		return res, nil
 	case <-ctx.Done():
@@ -293,6 +296,9 @@ func (ss *Session) perform(ctx context.Context, o op) (*Result, error) {
 	ss.record(res, o.steps)
 	if err := ss.finish(ctx, res, o.mode); err != nil {
 		return res, err
+	}
+	if o.navigates && len(o.steps) > 0 {
+		ss.suggestCheck(res, o.mode != SnapNone)
 	}
 	for ref, text := range o.typed {
 		if !res.SnapshotIsDiff {
@@ -313,10 +319,70 @@ func (ss *Session) record(res *Result, steps []Step) {
 		ss.steps = append(ss.steps, st)
 		text := st.Text
 		if st.Upload != "" {
-			text = stepText("I upload %s to %s", st.Upload, st.uploadTarget)
+			text = phUpload.render(st.Upload, st.uploadTarget)
 		}
 		res.Steps = append(res.Steps, keywords[st.Kind]+" "+text)
 	}
+}
+
+// suggestCheck records, after a navigation, a check of what the agent
+// saw: the page's main heading (the first of level 1, else the first
+// heading) when the result's snapshot was just taken, else its URL. It is
+// marked Suggested: the export leaves it out when the agent's own check
+// follows it.
+func (ss *Session) suggestCheck(res *Result, fresh bool) {
+	if ss.cur >= len(ss.tabs) {
+		return
+	}
+	t := ss.tabs[ss.cur]
+	var st Step
+	if h := mainHeading(t.last); fresh && h != nil {
+		if rt, err := nameNode(t.page, h, t.page.Locator("aria-ref="+h.pwRef)); err == nil && canRender(rt.sel) {
+			st = checkStep(phExpectVisible, rt.sel, wordTo)
+		}
+	}
+	if st.Text == "" {
+		u := t.page.URL()
+		if u == "" || u == "about:blank" || !canRender(u) {
+			return
+		}
+		st = checkStep(phExpectURL, wordToEqual, relativeURL(u, ss.svc.baseURL))
+	}
+	st.Suggested = true
+	ss.record(res, []Step{st})
+	res.Steps[len(res.Steps)-1] += " (suggested check)"
+}
+
+// mainHeading is the first named heading of level 1 in tr, else its
+// first named heading; nil if none.
+func mainHeading(tr *tree) *node {
+	if tr == nil {
+		return nil
+	}
+	var first, main *node
+	var walk func(ns []*node)
+	walk = func(ns []*node) {
+		for _, n := range ns {
+			if main != nil {
+				return
+			}
+			if n.role == "heading" && n.hasNam && strings.TrimSpace(n.name) != "" && n.pwRef != "" {
+				if first == nil {
+					first = n
+				}
+				if strings.Contains(n.line, "[level=1]") {
+					main = n
+					return
+				}
+			}
+			walk(n.kids)
+		}
+	}
+	walk(tr.roots)
+	if main != nil {
+		return main
+	}
+	return first
 }
 
 // current returns the current tab, creating the context if needed. While
@@ -324,7 +390,7 @@ func (ss *Session) record(res *Result, steps []Step) {
 // page would wait: the agent is told to handle the dialog first.
 func (ss *Session) current(ctx context.Context) (*tab, error) {
 	if d := ss.openDialog(); d != nil {
-		return nil, fmt.Errorf("a %s dialog is open (%q): handle it first with browser_handle_dialog", d.Type(), d.Message())
+		return nil, fmt.Errorf("%s dialog is open (%q): handle it first with browser_handle_dialog", article(d.Type()), d.Message())
 	}
 	return ss.ensure(ctx)
 }
@@ -345,7 +411,7 @@ func (ss *Session) Navigate(ctx context.Context, url string, mode SnapMode) (*Re
 	}
 	return ss.perform(ctx, op{
 		code:  fmt.Sprintf("await page.goto(%s);", jsString(relativeURL(url, ss.svc.baseURL))),
-		steps: []Step{{Kind: kind, Text: stepText("I open %s", relativeURL(url, ss.svc.baseURL))}},
+		steps: []Step{{Kind: kind, Text: phOpen.render(relativeURL(url, ss.svc.baseURL))}},
 		do: func() error {
 			if limit != nil {
 				if err := limit(t.page.Context()); err != nil {
@@ -355,7 +421,8 @@ func (ss *Session) Navigate(ctx context.Context, url string, mode SnapMode) (*Re
 			_, err := t.page.Goto(target)
 			return err
 		},
-		mode: mode,
+		mode:      mode,
+		navigates: true,
 	})
 }
 
@@ -365,16 +432,16 @@ func (ss *Session) History(ctx context.Context, which string, mode SnapMode) (*R
 	if err != nil {
 		return nil, err
 	}
-	o := op{mode: mode}
+	o := op{mode: mode, navigates: which != "reload"}
 	switch which {
 	case "back":
-		o.code, o.steps = "await page.goBack();", []Step{{Kind: KindAction, Text: "I go back"}}
+		o.code, o.steps = "await page.goBack();", []Step{actionStep(phGoBack)}
 		o.do = func() error { _, err := t.page.GoBack(); return err }
 	case "forward":
-		o.code, o.steps = "await page.goForward();", []Step{{Kind: KindAction, Text: "I go forward"}}
+		o.code, o.steps = "await page.goForward();", []Step{actionStep(phGoForward)}
 		o.do = func() error { _, err := t.page.GoForward(); return err }
 	default:
-		o.code, o.steps = "await page.reload();", []Step{{Kind: KindAction, Text: "I reload the page"}}
+		o.code, o.steps = "await page.reload();", []Step{actionStep(phReload)}
 		o.do = func() error { _, err := t.page.Reload(); return err }
 	}
 	return ss.perform(ctx, o)
@@ -415,10 +482,10 @@ func (ss *Session) Click(ctx context.Context, tg Target, o ClickOptions, mode Sn
 	}
 	_ = t
 	opts := playwright.LocatorClickOptions{}
-	method, phr := "click", "I click %s"
+	method, phr := "click", phClick
 	if o.Button == "right" {
 		opts.Button = playwright.MouseButtonRight
-		phr = "I right click %s"
+		phr = phRightClick
 	} else if o.Button == "middle" {
 		opts.Button = playwright.MouseButtonMiddle
 	}
@@ -437,7 +504,7 @@ func (ss *Session) Click(ctx context.Context, tg Target, o ClickOptions, mode Sn
 		args = append(args, "modifiers: ["+strings.Join(q, ", ")+"]")
 	}
 	if o.Double {
-		method, phr = "dblclick", "I double click %s"
+		method, phr = "dblclick", phDoubleClick
 	}
 	code := fmt.Sprintf("await %s.%s(", rt.code, method)
 	if len(args) > 0 {
@@ -451,9 +518,9 @@ func (ss *Session) Click(ctx context.Context, tg Target, o ClickOptions, mode Sn
 	case len(o.Modifiers) > 0 && (o.Double || o.Button == "right"):
 		p.note = "no built-in step double or right clicks with modifier keys"
 	case len(o.Modifiers) > 0:
-		p.steps = []Step{{Kind: KindAction, Text: stepText("I click %s while holding %s", rt.sel, strings.Join(o.Modifiers, "+"))}}
+		p.steps = []Step{actionStep(phClickHolding, rt.sel, strings.Join(o.Modifiers, "+"))}
 	default:
-		p.steps = []Step{{Kind: KindAction, Text: stepText(phr, rt.sel)}}
+		p.steps = []Step{actionStep(phr, rt.sel)}
 	}
 	p.do = func() error {
 		if o.Double {
@@ -490,18 +557,18 @@ func (ss *Session) Type(ctx context.Context, tg Target, text string, slowly, sub
 	}
 	if slowly {
 		p.code = fmt.Sprintf("await %s.pressSequentially(%s);", rt.code, jsString(text))
-		p.steps = []Step{{Kind: KindAction, Text: stepText("I type %s into %s", text, rt.sel)}}
+		p.steps = []Step{{Kind: KindAction, Text: phTypeInto.render(text, rt.sel)}}
 	} else {
 		p.code = fmt.Sprintf("await %s.fill(%s);", rt.code, jsString(text))
-		p.steps = []Step{{Kind: KindAction, Text: stepText("I fill %s with %s", rt.sel, text)}}
+		p.steps = []Step{{Kind: KindAction, Text: phFill.render(rt.sel, text)}}
 	}
 	if submit {
 		p.code += fmt.Sprintf("\nawait %s.press('Enter');", rt.code)
 		// Filling or typing leaves the focus on the element: the step
 		// presses the key there without naming it again.
-		p.steps = append(p.steps, Step{Kind: KindAction, Text: stepText("I press %s", "Enter")})
+		p.steps = append(p.steps, actionStep(phPress, "Enter"))
 	}
-	if !recordable(text) {
+	if !canRender(text) {
 		p.steps, p.note = nil, "the text spans lines, which a step line cannot hold"
 	}
 	p.do = func() error {
@@ -576,22 +643,22 @@ func (ss *Session) FillForm(ctx context.Context, fields []Field, mode SnapMode) 
 			on := f.Value == "true" || f.Value == "checked"
 			if on {
 				codes = append(codes, fmt.Sprintf("await %s.check();", rt.code))
-				p.steps = append(p.steps, Step{Kind: KindAction, Text: stepText("I check %s", rt.sel)})
+				p.steps = append(p.steps, actionStep(phCheck, rt.sel))
 			} else {
 				codes = append(codes, fmt.Sprintf("await %s.uncheck();", rt.code))
-				p.steps = append(p.steps, Step{Kind: KindAction, Text: stepText("I uncheck %s", rt.sel)})
+				p.steps = append(p.steps, actionStep(phUncheck, rt.sel))
 			}
 		case "combobox":
 			codes = append(codes, fmt.Sprintf("await %s.selectOption(%s);", rt.code, jsString(f.Value)))
-			p.steps = append(p.steps, Step{Kind: KindAction, Text: stepText("I select %s in %s", f.Value, rt.sel)})
+			p.steps = append(p.steps, actionStep(phSelect, f.Value, rt.sel))
 		default:
 			codes = append(codes, fmt.Sprintf("await %s.fill(%s);", rt.code, jsString(f.Value)))
-			p.steps = append(p.steps, Step{Kind: KindAction, Text: stepText("I fill %s with %s", rt.sel, f.Value)})
+			p.steps = append(p.steps, actionStep(phFill, rt.sel, f.Value))
 			if f.Target.Ref != "" {
 				p.typed[f.Target.Ref] = f.Value
 			}
 		}
-		if !recordable(f.Value) {
+		if !canRender(f.Value) {
 			p.steps, p.note = nil, "a value spans lines, which a step line cannot hold"
 		}
 	}
@@ -633,7 +700,7 @@ func (ss *Session) SelectOption(ctx context.Context, tg Target, values []string,
 	}
 	p := op{mode: mode, code: fmt.Sprintf("await %s.selectOption(%s);", rt.code, arg)}
 	if len(values) == 1 {
-		p.steps = []Step{{Kind: KindAction, Text: stepText("I select %s in %s", values[0], rt.sel)}}
+		p.steps = []Step{actionStep(phSelect, values[0], rt.sel)}
 	} else {
 		p.note = "the built-in step selects one option"
 	}
@@ -651,7 +718,7 @@ func (ss *Session) Hover(ctx context.Context, tg Target, mode SnapMode) (*Result
 		return nil, err
 	}
 	return ss.perform(ctx, op{mode: mode, code: fmt.Sprintf("await %s.hover();", rt.code),
-		steps: []Step{{Kind: KindAction, Text: stepText("I hover %s", rt.sel)}},
+		steps: []Step{actionStep(phHover, rt.sel)},
 		do:    func() error { return loc.Hover() }})
 }
 
@@ -666,7 +733,7 @@ func (ss *Session) Drag(ctx context.Context, from, to Target, mode SnapMode) (*R
 		return nil, err
 	}
 	return ss.perform(ctx, op{mode: mode, code: fmt.Sprintf("await %s.dragTo(%s);", srt.code, drt.code),
-		steps: []Step{{Kind: KindAction, Text: stepText("I drag %s to %s", srt.sel, drt.sel)}},
+		steps: []Step{actionStep(phDrag, srt.sel, drt.sel)},
 		do:    func() error { return src.DragTo(dst) }})
 }
 
@@ -678,7 +745,7 @@ func (ss *Session) PressKey(ctx context.Context, key string, tg Target, mode Sna
 	}
 	if tg.empty() {
 		return ss.perform(ctx, op{mode: mode, code: fmt.Sprintf("await page.keyboard.press(%s);", jsString(key)),
-			steps: []Step{{Kind: KindAction, Text: stepText("I press %s", key)}},
+			steps: []Step{actionStep(phPress, key)},
 			do:    func() error { return t.page.Keyboard().Press(key) }})
 	}
 	loc, rt, err := ss.locate(t, tg)
@@ -686,7 +753,7 @@ func (ss *Session) PressKey(ctx context.Context, key string, tg Target, mode Sna
 		return nil, err
 	}
 	return ss.perform(ctx, op{mode: mode, code: fmt.Sprintf("await %s.press(%s);", rt.code, jsString(key)),
-		steps: []Step{{Kind: KindAction, Text: stepText("I press %s on %s", key, rt.sel)}},
+		steps: []Step{actionStep(phPressOn, key, rt.sel)},
 		do:    func() error { return loc.Press(key) }})
 }
 
@@ -734,15 +801,15 @@ func (ss *Session) HandleDialog(ctx context.Context, accept bool, promptText *st
 	case accept && promptText != nil:
 		err = d.Accept(*promptText)
 		res.Code = fmt.Sprintf("page.once('dialog', dialog => dialog.accept(%s));", jsString(*promptText))
-		st = Step{Kind: KindAction, Text: stepText("I accept the next prompt with %s", *promptText)}
+		st = actionStep(phAcceptPrompt, *promptText)
 	case accept:
 		err = d.Accept()
 		res.Code = "page.once('dialog', dialog => dialog.accept());"
-		st = Step{Kind: KindAction, Text: "I accept the next dialog"}
+		st = actionStep(phAcceptDialog)
 	default:
 		err = d.Dismiss()
 		res.Code = "page.once('dialog', dialog => dialog.dismiss());"
-		st = Step{Kind: KindAction, Text: "I dismiss the next dialog"}
+		st = actionStep(phDismissDialog)
 	}
 	ss.logMu.Lock()
 	ss.dialog = nil
@@ -783,14 +850,14 @@ func (ss *Session) WaitFor(ctx context.Context, text, textGone string, seconds f
 		loc := t.page.GetByText(text).First()
 		return ss.perform(ctx, op{mode: mode,
 			code:  fmt.Sprintf("await page.getByText(%s).first().waitFor();", jsString(text)),
-			steps: []Step{{Kind: KindAction, Text: stepText("I wait for the text %s", text)}},
+			steps: []Step{actionStep(phWaitText, text)},
 			do:    func() error { return loc.WaitFor() }})
 	case textGone != "":
 		rt := textTarget(textGone)
 		loc := t.page.Locator(rt.sel)
 		return ss.perform(ctx, op{mode: mode,
 			code:  fmt.Sprintf("await %s.first().waitFor({ state: 'hidden' });", rt.code),
-			steps: []Step{{Kind: KindAction, Text: stepText("I wait for %s to be hidden", rt.sel)}},
+			steps: []Step{actionStep(phWaitHidden, rt.sel)},
 			do: func() error {
 				return loc.First().WaitFor(playwright.LocatorWaitForOptions{State: playwright.WaitForSelectorStateHidden})
 			}})
@@ -798,7 +865,7 @@ func (ss *Session) WaitFor(ctx context.Context, text, textGone string, seconds f
 		ms := int(seconds * 1000)
 		return ss.perform(ctx, op{mode: mode,
 			code:  fmt.Sprintf("await page.waitForTimeout(%d);", ms),
-			steps: []Step{{Kind: KindAction, Text: fmt.Sprintf("I wait %d milliseconds", ms)}},
+			steps: []Step{actionStep(phWaitMillis, ms)},
 			do: func() error {
 				select {
 				case <-time.After(time.Duration(ms) * time.Millisecond):
@@ -819,7 +886,7 @@ func (ss *Session) Resize(ctx context.Context, w, h int, mode SnapMode) (*Result
 	}
 	return ss.perform(ctx, op{mode: mode,
 		code:  fmt.Sprintf("await page.setViewportSize({ width: %d, height: %d });", w, h),
-		steps: []Step{{Kind: KindAction, Text: fmt.Sprintf("I set the viewport to %d by %d", w, h)}},
+		steps: []Step{actionStep(phViewport, w, h)},
 		do:    func() error { return t.page.SetViewportSize(w, h) }})
 }
 
@@ -839,7 +906,7 @@ func (ss *Session) EmulateMedia(ctx context.Context, media, colorScheme, reduced
 		o.Media = (*playwright.Media)(playwright.String(media))
 		parts = append(parts, "media: "+jsString(media))
 		if media == "screen" || media == "print" {
-			steps = append(steps, Step{Kind: KindAction, Text: stepText("I emulate the media type %s", media)})
+			steps = append(steps, actionStep(phMediaType, media))
 		} else {
 			notes = append(notes, "no built-in step emulates the media type "+media)
 		}
@@ -848,7 +915,7 @@ func (ss *Session) EmulateMedia(ctx context.Context, media, colorScheme, reduced
 		o.ColorScheme = (*playwright.ColorScheme)(playwright.String(colorScheme))
 		parts = append(parts, "colorScheme: "+jsString(colorScheme))
 		if slices.Contains([]string{"light", "dark", "no-preference"}, colorScheme) {
-			steps = append(steps, Step{Kind: KindAction, Text: stepText("I emulate the color scheme %s", colorScheme)})
+			steps = append(steps, actionStep(phColorScheme, colorScheme))
 		} else {
 			notes = append(notes, "no built-in step emulates the color scheme "+colorScheme)
 		}
@@ -964,17 +1031,20 @@ func (ss *Session) Tabs(ctx context.Context, action string, index *int, url stri
 			}
 		}
 		res.Code = "const page = await context.newPage();"
-		st := []Step{{Kind: KindAction, Text: "I open a new tab"}}
+		st := []Step{actionStep(phNewTab)}
 		if url != "" {
 			if _, err := p.Goto(target); err != nil {
 				return nil, nil, ss.explain(err)
 			}
 			res.Code += fmt.Sprintf("\nawait page.goto(%s);", jsString(url))
-			st[0].Text = stepText("I open %s in a new tab", relativeURL(url, ss.svc.baseURL))
+			st[0] = actionStep(phOpenInNewTab, relativeURL(url, ss.svc.baseURL))
 		}
 		ss.record(res, st)
 		if err := ss.finish(ctx, res, mode); err != nil {
 			return nil, nil, err
+		}
+		if url != "" {
+			ss.suggestCheck(res, mode != SnapNone)
 		}
 	case "select":
 		if index == nil || *index < 0 || *index >= len(ss.tabs) {
@@ -982,7 +1052,7 @@ func (ss *Session) Tabs(ctx context.Context, action string, index *int, url stri
 		}
 		ss.cur = *index
 		res.Code = fmt.Sprintf("await context.pages()[%d].bringToFront();", *index)
-		st := []Step{{Kind: KindAction, Text: fmt.Sprintf("I switch to tab %d", *index+1)}}
+		st := []Step{actionStep(phSwitchTab, *index+1)}
 		ss.record(res, st)
 		_ = ss.tabs[ss.cur].page.BringToFront()
 		if err := ss.finish(ctx, res, mode); err != nil {
@@ -996,11 +1066,12 @@ func (ss *Session) Tabs(ctx context.Context, action string, index *int, url stri
 		if i < 0 || i >= len(ss.tabs) {
 			return nil, nil, fmt.Errorf("close needs index in 0..%d", len(ss.tabs)-1)
 		}
-		res.Code = "await page.close();"
 		if i == ss.cur {
-			ss.record(res, []Step{{Kind: KindAction, Text: "I close the current tab"}})
+			res.Code = "await page.close();"
+			ss.record(res, []Step{actionStep(phCloseCurrentTab)})
 		} else {
-			res.NotRecorded = "the built-in step closes the current tab"
+			res.Code = fmt.Sprintf("await context.pages()[%d].close();", i)
+			ss.record(res, []Step{actionStep(phCloseTab, i+1)})
 		}
 		if err := ss.tabs[i].page.Close(); err != nil {
 			return nil, nil, ss.explain(err)
@@ -1039,7 +1110,7 @@ func (ss *Session) VerifyVisible(ctx context.Context, tg Target) (*Result, error
 		return nil, fmt.Errorf("check failed: %s is not visible: %w", rt.sel, trimCallLog(err))
 	}
 	res := &Result{Code: fmt.Sprintf("await expect(%s).toBeVisible();", rt.code)}
-	ss.record(res, []Step{{Kind: KindCheck, Text: stepText("I expect %s to be visible", rt.sel)}})
+	ss.record(res, []Step{checkStep(phExpectVisible, rt.sel, wordTo)})
 	return res, nil
 }
 
@@ -1049,7 +1120,7 @@ func (ss *Session) VerifyText(ctx context.Context, text string) (*Result, error)
 	if err != nil {
 		return nil, err
 	}
-	if !recordable(text) {
+	if !canRender(text) {
 		return nil, errors.New("check one line of text at a time")
 	}
 	loc := t.page.GetByText(text).First()
@@ -1057,7 +1128,7 @@ func (ss *Session) VerifyText(ctx context.Context, text string) (*Result, error)
 		return nil, fmt.Errorf("check failed: the text %q is not visible: %w", text, trimCallLog(err))
 	}
 	res := &Result{Code: fmt.Sprintf("await expect(page.getByText(%s).first()).toBeVisible();", jsString(text))}
-	ss.record(res, []Step{{Kind: KindCheck, Text: stepText("I expect the page to contain the text %s", text)}})
+	ss.record(res, []Step{checkStep(phExpectPageText, wordTo, text)})
 	return res, nil
 }
 
@@ -1114,21 +1185,20 @@ func (ss *Session) VerifyValue(ctx context.Context, tg Target, want string) (*Re
 	var st Step
 	switch kind {
 	case "check":
-		not := ""
+		words, not := wordTo, ""
 		if want != "true" {
-			not = "not "
+			words, not = wordNotTo, "not."
 		}
-		res.Code = fmt.Sprintf("await expect(%s).%sToBeChecked();", rt.code, map[bool]string{true: "not.", false: ""}[not != ""])
-		res.Code = strings.Replace(res.Code, "ToBeChecked", "toBeChecked", 1)
-		st = Step{Kind: KindCheck, Text: stepText("I expect %s "+not+"to be checked", rt.sel)}
+		res.Code = fmt.Sprintf("await expect(%s).%stoBeChecked();", rt.code, not)
+		st = checkStep(phExpectChecked, rt.sel, words)
 	case "value":
 		res.Code = fmt.Sprintf("await expect(%s).toHaveValue(%s);", rt.code, jsString(want))
-		st = Step{Kind: KindCheck, Text: stepText("I expect the value of %s to equal %s", rt.sel, want)}
+		st = checkStep(phExpectValue, rt.sel, wordToEqual, want)
 	default:
 		res.Code = fmt.Sprintf("await expect(%s).toHaveText(%s);", rt.code, jsString(want))
-		st = Step{Kind: KindCheck, Text: stepText("I expect the text of %s to equal %s", rt.sel, want)}
+		st = checkStep(phExpectText, rt.sel, wordToEqual, want)
 	}
-	if !recordable(want) {
+	if !canRender(want) {
 		res.NotRecorded = "the value spans lines, which a step line cannot hold"
 		return res, nil
 	}

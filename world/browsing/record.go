@@ -38,6 +38,33 @@ type Step struct {
 	// Comment, when set, makes this entry a comment line of the feature
 	// (`# ...`) instead of a step: what ran and could not be recorded.
 	Comment string
+	// Suggested marks a check the recording added after a navigation (the
+	// heading or URL the page showed): Exported leaves it out when the
+	// agent's own check comes next.
+	Suggested bool
+}
+
+// Exported is steps as a feature writes them: a suggested check is left
+// out when a check of the agent's follows it (comments aside).
+func Exported(steps []Step) []Step {
+	out := make([]Step, 0, len(steps))
+	for i, st := range steps {
+		if st.Suggested && agentCheckFollows(steps[i+1:]) {
+			continue
+		}
+		out = append(out, st)
+	}
+	return out
+}
+
+func agentCheckFollows(rest []Step) bool {
+	for _, st := range rest {
+		if st.Comment != "" {
+			continue
+		}
+		return st.Kind == KindCheck && !st.Suggested
+	}
+	return false
 }
 
 // target is an element as the recording names it.
@@ -120,27 +147,6 @@ func textTarget(text string) target {
 	return target{sel: "text=" + jsonQuote(text), code: "page.getByText(" + jsString(text) + ")"}
 }
 
-// stepText formats a phrasing whose {string} arguments are args, in
-// order ("%s" placeholders).
-func stepText(format string, args ...string) string {
-	q := make([]any, len(args))
-	for i, a := range args {
-		q[i] = GherkinString(a)
-	}
-	return fmt.Sprintf(format, q...)
-}
-
-// recordable reports whether every argument can be written on one step
-// line.
-func recordable(args ...string) bool {
-	for _, a := range args {
-		if strings.ContainsAny(a, "\n\r") {
-			return false
-		}
-	}
-	return true
-}
-
 // relativeURL writes u relative to baseURL when it is under it (the
 // exported feature then runs against any deployment the project's
 // baseURL points at).
@@ -170,7 +176,7 @@ func Feature(feature, scenario string, steps []Step, dir string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Feature: %s\n\n  Scenario: %s\n", oneLine(feature), oneLine(scenario))
 	prev := Kind(-1)
-	for _, st := range steps {
+	for _, st := range Exported(steps) {
 		if st.Comment != "" {
 			fmt.Fprintf(&b, "    # %s\n", oneLine(st.Comment))
 			continue
@@ -193,7 +199,7 @@ func Feature(feature, scenario string, steps []Step, dir string) string {
 					p = filepath.ToSlash(r)
 				}
 			}
-			text = stepText("I upload %s to %s", p, st.uploadTarget)
+			text = phUpload.render(p, st.uploadTarget)
 		}
 		fmt.Fprintf(&b, "    %s %s\n", kw, text)
 	}

@@ -374,11 +374,11 @@ func (t *codeTranslator) action(e ast.Expression) (Step, error) {
 	if !ok {
 		return Step{}, notAStep("it awaits something other than a page action")
 	}
-	act := func(format string, a ...string) (Step, error) {
-		if !recordable(a...) {
+	act := func(p phrase, a ...any) (Step, error) {
+		if !canRender(a...) {
 			return Step{}, notAStep("a value spans lines, which a step line cannot hold")
 		}
-		return Step{Kind: KindAction, Text: stepText(format, a...)}, nil
+		return actionStep(p, a...), nil
 	}
 	oneString := func() (string, error) {
 		if len(args) != 1 {
@@ -400,13 +400,13 @@ func (t *codeTranslator) action(e ast.Expression) (Step, error) {
 			if err != nil {
 				return Step{}, err
 			}
-			return act("I open %s", relativeURL(u, t.baseURL))
+			return act(phOpen, relativeURL(u, t.baseURL))
 		case m == "goBack" && len(args) == 0:
-			return Step{Kind: KindAction, Text: "I go back"}, nil
+			return actionStep(phGoBack), nil
 		case m == "goForward" && len(args) == 0:
-			return Step{Kind: KindAction, Text: "I go forward"}, nil
+			return actionStep(phGoForward), nil
 		case m == "reload" && len(args) == 0:
-			return Step{Kind: KindAction, Text: "I reload the page"}, nil
+			return actionStep(phReload), nil
 		}
 		return Step{}, notAStep("page.%s() has no built-in step", m)
 	}
@@ -416,7 +416,7 @@ func (t *codeTranslator) action(e ast.Expression) (Step, error) {
 		if err != nil {
 			return Step{}, err
 		}
-		return act("I press %s", k)
+		return act(phPress, k)
 	}
 	tg, err := t.locator(recv)
 	if err != nil {
@@ -425,42 +425,42 @@ func (t *codeTranslator) action(e ast.Expression) (Step, error) {
 	switch m {
 	case "click":
 		if len(args) == 0 {
-			return act("I click %s", tg.sel)
+			return act(phClick, tg.sel)
 		}
 	case "dblclick":
 		if len(args) == 0 {
-			return act("I double click %s", tg.sel)
+			return act(phDoubleClick, tg.sel)
 		}
 	case "hover":
 		if len(args) == 0 {
-			return act("I hover %s", tg.sel)
+			return act(phHover, tg.sel)
 		}
 	case "check":
 		if len(args) == 0 {
-			return act("I check %s", tg.sel)
+			return act(phCheck, tg.sel)
 		}
 	case "uncheck":
 		if len(args) == 0 {
-			return act("I uncheck %s", tg.sel)
+			return act(phUncheck, tg.sel)
 		}
 	case "fill":
 		v, err := oneString()
 		if err != nil {
 			return Step{}, err
 		}
-		return act("I fill %s with %s", tg.sel, v)
+		return act(phFill, tg.sel, v)
 	case "press":
 		k, err := oneString()
 		if err != nil {
 			return Step{}, err
 		}
-		return act("I press %s on %s", k, tg.sel)
+		return act(phPressOn, k, tg.sel)
 	case "selectOption":
 		v, err := oneString()
 		if err != nil {
 			return Step{}, err
 		}
-		return act("I select %s in %s", v, tg.sel)
+		return act(phSelect, v, tg.sel)
 	}
 	return Step{}, notAStep("%s.%s() with these arguments has no built-in step", tg.code, m)
 }

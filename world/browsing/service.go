@@ -447,7 +447,7 @@ func (ss *Session) Live(ctx context.Context) (*world.Session, error) {
 // result's Modal, without a snapshot.
 func (ss *Session) PageState(ctx context.Context, mode SnapMode) (*Result, error) {
 	if d := ss.openDialog(); d != nil {
-		return &Result{Modal: fmt.Sprintf("a %s dialog is open: %q; handle it with browser_handle_dialog", d.Type(), d.Message())}, nil
+		return &Result{Modal: fmt.Sprintf("%s dialog is open: %q; handle it with browser_handle_dialog", article(d.Type()), d.Message())}, nil
 	}
 	if _, err := ss.current(ctx); err != nil {
 		return nil, err
