@@ -135,6 +135,10 @@ func (s *Server) browserTool(t *sdk.Tool, newArgs func() any, run func(ctx conte
 		}
 		var out *sdk.CallToolResult
 		ctx = context.WithValue(ctx, requestKey{}, req)
+		ctx = withProgress(ctx, req)
+		if err := s.awaitBrowser(ctx); err != nil {
+			return errorResult(t.Name + ": " + err.Error()), nil
+		}
 		err = ss.Do(ctx, func() error {
 			var rerr error
 			out, rerr = run(ctx, ss, args)
@@ -199,43 +203,119 @@ func textResult(r *browsing.Result, err error) (*sdk.CallToolResult, error) {
 // progressEvery is the interval of a long built-in's progress reports.
 const progressEvery = time.Second
 
-// heartbeat reports a long built-in's progress when its call carries a
-// progressToken: what at once (progress 0), then every progressEvery the
-// seconds spent, and "done" when the returned stop is called (before the
-// result is sent). A client that restarts its timeout on progress keeps
-// waiting for a slow page instead of giving up.
-func heartbeat(ctx context.Context, what string) (stop func()) {
-	req := requestOf(ctx)
+// progress sends one call's progress notifications when the call carries
+// a progressToken: one counter per call, so that the notifications of the
+// browser's start-up and of the tool itself keep increasing, as MCP
+// requires.
+type progress struct {
+	req *sdk.CallToolRequest
+	mu  sync.Mutex
+	n   float64
+}
+
+type progressKey struct{}
+
+// withProgress gives ctx the call's progress sender (none without a
+// progressToken).
+func withProgress(ctx context.Context, req *sdk.CallToolRequest) context.Context {
 	if req == nil || req.Session == nil || req.Params.GetProgressToken() == nil {
-		return func() {}
+		return ctx
 	}
-	token := req.Params.GetProgressToken()
-	notify := func(p, total float64, msg string) {
-		_ = req.Session.NotifyProgress(ctx, &sdk.ProgressNotificationParams{ProgressToken: token, Progress: p, Total: total, Message: msg})
+	return context.WithValue(ctx, progressKey{}, &progress{req: req})
+}
+
+// progressOf is ctx's progress sender, nil when the call has no
+// progressToken.
+func progressOf(ctx context.Context) *progress {
+	if p, _ := ctx.Value(progressKey{}).(*progress); p != nil {
+		return p
 	}
-	notify(0, 0, what)
-	quit, done := make(chan struct{}), make(chan float64)
+	if req := requestOf(ctx); req != nil && req.Session != nil && req.Params.GetProgressToken() != nil {
+		return &progress{req: req}
+	}
+	return nil
+}
+
+// send notifies the next progress with msg; final sets the total to it.
+func (p *progress) send(ctx context.Context, msg string, final bool) {
+	p.mu.Lock()
+	n := p.n
+	p.n++
+	p.mu.Unlock()
+	total := 0.0
+	if final {
+		total = n
+	}
+	_ = p.req.Session.NotifyProgress(ctx, &sdk.ProgressNotificationParams{ProgressToken: p.req.Params.GetProgressToken(), Progress: n, Total: total, Message: msg})
+}
+
+// ticking sends what at once, then every progressEvery what with the
+// seconds spent, until the returned stop is called.
+func (p *progress) ticking(ctx context.Context, what string) (stop func()) {
+	p.send(ctx, what, false)
+	quit, done := make(chan struct{}), make(chan struct{})
 	go func() {
+		defer close(done)
 		tick := time.NewTicker(progressEvery)
 		defer tick.Stop()
-		n := 0.0
+		began := time.Now()
 		for {
 			select {
 			case <-tick.C:
-				n++
-				notify(n, 0, fmt.Sprintf("%s (%.0f s)", what, n*progressEvery.Seconds()))
+				p.send(ctx, fmt.Sprintf("%s (%.0f s)", what, time.Since(began).Seconds()), false)
 			case <-quit:
-				done <- n
 				return
 			}
 		}
 	}()
 	var once sync.Once
+	return func() { once.Do(func() { close(quit); <-done }) }
+}
+
+// awaitBrowser waits, when the server's browser is still starting (see
+// browsing.Service.Start), for it to be up, reporting the wait as
+// progress: the tool's own time then starts with a browser ready.
+func (s *Server) awaitBrowser(ctx context.Context) error {
+	ch := s.browser.svc.Starting()
+	if ch == nil {
+		return nil
+	}
+	began := time.Now()
+	var stop func()
+	if p := progressOf(ctx); p != nil {
+		stop = p.ticking(ctx, "starting the browser")
+	}
+	select {
+	case <-ch:
+	case <-ctx.Done():
+		if stop != nil {
+			stop()
+		}
+		return ctx.Err()
+	}
+	if stop != nil {
+		stop()
+		progressOf(ctx).send(ctx, fmt.Sprintf("the browser is up (waited %.1f s)", time.Since(began).Seconds()), false)
+	}
+	return nil
+}
+
+// heartbeat reports a long built-in's progress when its call carries a
+// progressToken: what at once, then every progressEvery the seconds spent,
+// and "done" when the returned stop is called (before the result is
+// sent). A client that restarts its timeout on progress keeps waiting for
+// a slow page instead of giving up.
+func heartbeat(ctx context.Context, what string) (stop func()) {
+	p := progressOf(ctx)
+	if p == nil {
+		return func() {}
+	}
+	stopTicking := p.ticking(ctx, what)
+	var once sync.Once
 	return func() {
 		once.Do(func() {
-			close(quit)
-			n := <-done + 1
-			notify(n, n, "done")
+			stopTicking()
+			p.send(ctx, "done", true)
 		})
 	}
 }

@@ -89,8 +89,9 @@ the client disconnects: persistent processes started by tools are killed.`,
 			if t == 0 {
 				t = -1 // none
 			}
-			// One Chromium for the server, launched when a client first
-			// touches the browser; each client gets its own contexts.
+			// One Chromium for the server, launched in the background as
+			// the server starts (a first call that comes before it is up
+			// waits, with progress); each client gets its own contexts.
 			launcher, err := world.NewLauncher(p.cfg.Browser, world.Options{InstallDriver: install.EnsureDriver, Logf: browserLog, Debugf: browserDebug()})
 			if err != nil {
 				return &ExitError{Code: exitUsage, Err: fmt.Errorf("[browser]: %w", err)}
@@ -100,6 +101,7 @@ the client disconnects: persistent processes started by tools are killed.`,
 			svc := browsing.NewService(launcher)
 			svc.SetFileAccess(p.dir, files)
 			defer svc.Close()
+			svc.Start()
 			mc := p.cfg.MCP
 			fl := cmd.Flags()
 			if !fl.Changed("max-contexts") && mc.MaxContexts != nil {

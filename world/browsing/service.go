@@ -42,6 +42,11 @@ type Service struct {
 	// ones), capped at maxContexts (see SetContextLimit).
 	contexts, maxContexts int
 	limitHint             string
+	// starting is closed when the launch Start began is over; stopStart
+	// abandons it (Close).
+	starting   chan struct{}
+	stopStart  context.CancelFunc
+	launchTook time.Duration
 }
 
 type sessionKey struct{ client, name string }
@@ -110,6 +115,9 @@ func (s *Service) CloseClient(client string) {
 func (s *Service) Close() error {
 	s.mu.Lock()
 	s.closed = true
+	if s.stopStart != nil {
+		s.stopStart()
+	}
 	list := make([]*Session, 0, len(s.sessions))
 	for _, ss := range s.sessions {
 		list = append(list, ss)
