@@ -10,6 +10,8 @@
 //   - example (not run by default): the repository's example suite;
 //   - mcp-bytes: the bytes an agent receives for one flow on the demo app,
 //     from `ferridriver mcp` and from @playwright/mcp (see mcp.go);
+//   - mcp-conversation: the bytes of a whole conversation (tools/list and a
+//     30-odd-call flow) from both MCP servers, step by step (mcpconv.go);
 //   - mcp-latency: round trips of a trivial exposed tool over stdio.
 package main
 
@@ -45,7 +47,7 @@ type suite struct {
 
 func main() {
 	runs := flag.Int("runs", 5, "measured runs per command (after one warm-up)")
-	only := flag.String("only", "logic,cold,browser,mcp-bytes,mcp-latency", "suites to run, comma-separated (also: example)")
+	only := flag.String("only", "logic,cold,browser,mcp-bytes,mcp-conversation,mcp-latency", "suites to run, comma-separated (also: example)")
 	latencyCalls := flag.Int("latency-calls", 1000, "timed calls of the mcp-latency suite")
 	flag.Parse()
 	root, err := os.Getwd()
@@ -94,6 +96,8 @@ func main() {
 			suites = append(suites, s)
 		case "mcp-bytes":
 			mcpSuites = append(mcpSuites, func() error { return mcpBytesSuite(work, ferri, node, peer, *runs) })
+		case "mcp-conversation":
+			mcpSuites = append(mcpSuites, func() error { return mcpConversationSuite(work, ferri, node, peer, *runs) })
 		case "mcp-latency":
 			mcpSuites = append(mcpSuites, func() error { return mcpLatencySuite(work, ferri, *latencyCalls, *runs) })
 		case "":
