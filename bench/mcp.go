@@ -42,6 +42,8 @@ type mcpServer struct {
 	argv []string
 	// files: the agent reads linked snapshot files (see agent.files).
 	files bool
+	// opts are the client's options (nil: none).
+	opts *sdk.ClientOptions
 }
 
 func (s mcpServer) connect(ctx context.Context) (*sdk.ClientSession, error) {
@@ -49,7 +51,7 @@ func (s mcpServer) connect(ctx context.Context) (*sdk.ClientSession, error) {
 	cmd.Dir = s.dir
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
-	cs, err := sdk.NewClient(&sdk.Implementation{Name: "ferridriver-bench", Version: "1"}, nil).Connect(ctx, &sdk.CommandTransport{Command: cmd}, nil)
+	cs, err := sdk.NewClient(&sdk.Implementation{Name: "ferridriver-bench", Version: "1"}, s.opts).Connect(ctx, &sdk.CommandTransport{Command: cmd}, nil)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w\n%s", s.name, err, tail(stderr.String(), 2000))
 	}
@@ -76,6 +78,8 @@ type agent struct {
 	files bool
 	dir   string
 	reads int
+	// progressToken, when set, goes with each call.
+	progressToken any
 }
 
 var snapshotLink = regexp.MustCompile(`\[Snapshot\]\(([^)]+)\)`)
@@ -85,7 +89,11 @@ var hasRef = regexp.MustCompile(`\[ref=[a-z0-9]+\]`)
 // call calls a tool; a navigation starts a new document (refs seen before
 // it are forgotten).
 func (a *agent) call(ctx context.Context, name string, args map[string]any, navigates bool) error {
-	res, err := a.cs.CallTool(ctx, &sdk.CallToolParams{Name: name, Arguments: args})
+	params := &sdk.CallToolParams{Name: name, Arguments: args}
+	if a.progressToken != nil {
+		params.SetProgressToken(a.progressToken)
+	}
+	res, err := a.cs.CallTool(ctx, params)
 	if err != nil {
 		return fmt.Errorf("%s: %w", name, err)
 	}
@@ -181,8 +189,23 @@ func (a *agent) act(ctx context.Context, tool, role, name string, extra map[stri
 	for k, v := range extra {
 		args[k] = v
 	}
+	err = a.call(ctx, tool, args, navigates)
+	if err == nil || !staleRef.MatchString(err.Error()) {
+		return err
+	}
+	// The page re-rendered since the agent saw the ref (@playwright/mcp
+	// numbers the new elements anew): as an agent does, it looks at the
+	// page again and retries; the failed call's bytes count.
+	a.seen = nil
+	if ref, err = a.ref(ctx, role, name); err != nil {
+		return err
+	}
+	args["target"] = ref
 	return a.call(ctx, tool, args, navigates)
 }
+
+// staleRef matches the servers' errors for a ref the page no longer has.
+var staleRef = regexp.MustCompile(`(?i)ref \S+ (not found|is not in the latest snapshot)`)
 
 // flow is the fixed agent flow on the demo app at base.
 func (a *agent) flow(ctx context.Context, base string) error {

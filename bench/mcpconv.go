@@ -6,8 +6,13 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
+	"strconv"
+	"sync"
 	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/ferridriver/ferridriver/demoapp"
 )
@@ -107,7 +112,14 @@ type conversation struct {
 	// launch is in it unless the server started the browser already);
 	// connect is the time to connect (initialize).
 	firstCall, connect, took time.Duration
+	// launchWait is how long the first call waited for the server's
+	// browser to start (ferridriver reports it as progress: "the browser
+	// is up (waited 1.2 s)"; zero when it did not wait or the server does
+	// not say).
+	launchWait time.Duration
 }
+
+var waitedRe = regexp.MustCompile(`the browser is up \(waited ([\d.]+) s\)`)
 
 func (c conversation) total() int {
 	n := c.listBytes
@@ -120,6 +132,13 @@ func (c conversation) total() int {
 func runConversation(s mcpServer, base string) (conversation, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
+	var mu sync.Mutex
+	var progress []string
+	s.opts = &sdk.ClientOptions{ProgressNotificationHandler: func(_ context.Context, r *sdk.ProgressNotificationClientRequest) {
+		mu.Lock()
+		progress = append(progress, r.Params.Message)
+		mu.Unlock()
+	}}
 	start := time.Now()
 	cs, err := s.connect(ctx)
 	if err != nil {
@@ -136,7 +155,9 @@ func runConversation(s mcpServer, base string) (conversation, error) {
 		return conversation{}, err
 	}
 	c.listBytes = len(b)
-	a := &agent{cs: cs, dir: s.dir}
+	// The first call carries a progressToken: what it says of waiting for
+	// the browser separates the launch from the call.
+	a := &agent{cs: cs, dir: s.dir, progressToken: "first"}
 	start = time.Now()
 	for i, st := range conversationFlow {
 		before := a.bytes
@@ -146,6 +167,15 @@ func runConversation(s mcpServer, base string) (conversation, error) {
 		}
 		if i == 0 {
 			c.firstCall = time.Since(began)
+			a.progressToken = nil
+			mu.Lock()
+			for _, m := range progress {
+				if w := waitedRe.FindStringSubmatch(m); w != nil {
+					secs, _ := strconv.ParseFloat(w[1], 64)
+					c.launchWait = time.Duration(secs * float64(time.Second))
+				}
+			}
+			mu.Unlock()
 		}
 		c.stepBytes = append(c.stepBytes, a.bytes-before)
 	}
@@ -222,10 +252,11 @@ func mcpConversationSuite(work, ferri, node, peer string, runs int) error {
 		return ms(time.Duration(med(rs, func(c conversation) int { return int(f(c)) })))
 	}
 	for i, s := range servers {
-		fmt.Printf("- %s: %d tool calls; connect %s, first call (browser_navigate) %s, flow %s\n", s.name,
+		fmt.Printf("- %s: %d tool calls; connect %s, first call (browser_navigate) %s, of which waiting for the browser's launch %s, flow %s\n", s.name,
 			med(results[i], func(c conversation) int { return c.calls }),
 			dur(results[i], func(c conversation) time.Duration { return c.connect }),
 			dur(results[i], func(c conversation) time.Duration { return c.firstCall }),
+			dur(results[i], func(c conversation) time.Duration { return c.launchWait }),
 			dur(results[i], func(c conversation) time.Duration { return c.took }))
 	}
 	fmt.Printf("- ferridriver / %s: conversation %.2fx (target: at most 0.60x); tools/list %.2fx; tool results %.2fx\n\n", servers[1].name,
