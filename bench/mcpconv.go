@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"sort"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -95,7 +96,18 @@ var conversationFlow = []conversationStep{
 		return a.call(ctx, "browser_tabs", map[string]any{"action": "new", "url": base + "/popup.html"}, true)
 	}},
 	{"click a target=_blank link", click("link", "Open in new tab", false)},
-	{"list the tabs", tool("browser_tabs", map[string]any{"action": "list"}, false)},
+	{"list the tabs", func(ctx context.Context, a *agent, _ string) error {
+		// The link's tab opens shortly after the click: on a loaded
+		// machine the agent may have to wait for it, as an agent would.
+		for try := 0; ; try++ {
+			if err := a.call(ctx, "browser_tabs", map[string]any{"action": "list"}, false); err != nil || strings.Contains(a.last, "popup-content") || try == 5 {
+				return err
+			}
+			if err := a.call(ctx, "browser_wait_for", map[string]any{"time": 1}, false); err != nil {
+				return err
+			}
+		}
+	}},
 	{"select the popup's tab", tool("browser_tabs", map[string]any{"action": "select", "index": 2}, true)},
 	{"read the popup", read("Hello from the popup")},
 	{"close the current tab", tool("browser_tabs", map[string]any{"action": "close"}, true)},
