@@ -72,23 +72,40 @@ func (a snapArg) mode() (browsing.SnapMode, error) {
 	return 0, fmt.Errorf("snapshot must be diff, full or none, not %q", a.Snapshot)
 }
 
-// Schema fragments.
+// Schema fragments, shared by the tools. Property descriptions are left
+// out where the name and the tool's description say enough: every byte
+// here is sent to the agent's model with tools/list. The conventions they
+// share (session, snapshot, ref/target/selector/role+name) are in the
+// server's instructions (browserInstructions).
 var (
-	sessionProp = map[string]any{"type": "string", "description": "Browser session to use (its own context: cookies, storage, tabs). Default: \"default\"."}
+	str         = map[string]any{"type": "string"}
+	boolean     = map[string]any{"type": "boolean"}
+	number      = map[string]any{"type": "number"}
+	strList     = map[string]any{"type": "array", "items": str}
+	sessionProp = str
+	// ref and selector, the spellings of older versions, are accepted
+	// (targetArgs) and said in the instructions, not listed.
 	targetProps = map[string]any{
-		"element":  map[string]any{"type": "string", "description": "Human-readable description of the element (for the log)"},
-		"ref":      map[string]any{"type": "string", "description": "Element ref from the latest snapshot, e.g. e12"},
-		"target":   map[string]any{"type": "string", "description": "A ref (e12) or a Playwright selector; same as ref or selector"},
-		"selector": map[string]any{"type": "string", "description": "Playwright selector (css, role=button[name=\"Save\"], text=..., >> chains), instead of ref"},
-		"role":     map[string]any{"type": "string", "description": "ARIA role, with name: finds the element like getByRole, instead of ref"},
-		"name":     map[string]any{"type": "string", "description": "Accessible name for role"},
+		"element": map[string]any{"type": "string", "description": "element description"},
+		"target":  map[string]any{"type": "string", "description": "ref from the snapshot, or a selector"},
+		"role":    str,
+		"name":    str,
 	}
-	snapshotProp = map[string]any{"type": "string", "enum": []string{"diff", "full", "none"},
-		"description": "Snapshot in the result: diff (default: what changed since the last snapshot), full, or none"}
+	snapshotProp = map[string]any{"enum": []string{"diff", "full", "none"}}
+	filenameProp = map[string]any{"type": "string", "description": "save to this file (in the project) instead"}
 )
 
+// desc is a property with a description.
+func desc(typ, d string) map[string]any { return map[string]any{"type": typ, "description": d} }
+
+// enum is a string property with its values.
+func enum(values ...string) map[string]any { return map[string]any{"type": "string", "enum": values} }
+
 // schema builds an object schema from property maps (later ones win) with
-// the session property added.
+// the session property added. It does not say additionalProperties:
+// false (bytes on every tools/list): the handler refuses unknown
+// arguments (decodeArgs), naming them, and accepts the older spellings
+// (ref, selector, startRef...) that the schema leaves out.
 func schema(required []string, props ...map[string]any) json.RawMessage {
 	all := map[string]any{"session": sessionProp}
 	for _, p := range props {
@@ -96,7 +113,7 @@ func schema(required []string, props ...map[string]any) json.RawMessage {
 			all[k] = v
 		}
 	}
-	s := map[string]any{"type": "object", "properties": all, "additionalProperties": false}
+	s := map[string]any{"type": "object", "properties": all}
 	if len(required) > 0 {
 		s["required"] = required
 	}
@@ -116,6 +133,9 @@ func withSnapshot(p map[string]any) map[string]any {
 // session with its turn held (calls on one session run one at a time).
 // args is the tool's argument struct (embedding common) to decode into.
 func (s *Server) browserTool(t *sdk.Tool, newArgs func() any, run func(ctx context.Context, ss *browsing.Session, args any) (*sdk.CallToolResult, error)) {
+	if !s.offered(t.Name) {
+		return
+	}
 	s.server.AddTool(t, func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
 		args := newArgs()
 		if err := decodeArgs(req.Params.Arguments, args); err != nil {
@@ -170,7 +190,11 @@ func textResult(r *browsing.Result, err error) (*sdk.CallToolResult, error) {
 		fmt.Fprintf(&b, "Not recorded: %s\n", r.NotRecorded)
 	}
 	if r.Modal != "" {
-		fmt.Fprintf(&b, "Dialog: %s\n", r.Modal)
+		label := "Dialog"
+		if strings.Contains(r.Modal, "file chooser") {
+			label = "Modal state"
+		}
+		fmt.Fprintf(&b, "%s: %s\n", label, r.Modal)
 	}
 	if r.URL != "" || r.Title != "" {
 		fmt.Fprintf(&b, "Page: %s", r.URL)
@@ -337,9 +361,11 @@ func (s *Server) addBrowserTools() {
 	s.addInputTools()
 	s.addPageTools()
 	s.addVerifyTools()
+	s.addInspectTools()
+	s.addVisionTools()
 	s.addExportTool()
 	s.addRunBDDTool()
-	if !s.opts.NoRunScript {
+	if s.caps["script"] {
 		s.addRunCodeTool()
 	}
 }

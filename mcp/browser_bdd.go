@@ -136,16 +136,10 @@ func (c *bddCollector) Handle(env *messages.Envelope) {
 
 func (s *Server) addRunBDDTool() {
 	s.browserTool(&sdk.Tool{
-		Name:  "run_bdd",
-		Title: "Run Gherkin scenarios on the live page",
-		Description: "Runs feature files (paths or globs relative to the project) or inline Gherkin with the project's steps, the built-in " +
-			"steps and the extensions, on the session's current tab as it is (no fresh context: cookies and page state carry over). " +
-			"Returns each scenario's status with its steps (status, duration, error); sends a progress notification per scenario.",
-		InputSchema: schema(nil, map[string]any{
-			"features": map[string]any{"type": "array", "items": map[string]any{"type": "string"}, "description": "Feature files, directories or globs (file.feature:LINE selects a scenario)"},
-			"gherkin":  map[string]any{"type": "string", "description": "A feature given inline (Feature: ... Scenario: ...)"},
-			"tags":     map[string]any{"type": "string", "description": "Tag expression the scenarios must match, e.g. \"@smoke and not @slow\""},
-		}),
+		Name:        "run_bdd",
+		Title:       "Run Gherkin scenarios on the live page",
+		Description: "Runs feature files (paths, globs, file.feature:LINE) or inline gherkin on the session's current tab as it is; returns each scenario's steps and status.",
+		InputSchema: schema(nil, map[string]any{"features": strList, "gherkin": str, "tags": desc("string", "tag expression")}),
 		Annotations: annAct,
 	}, func() any { return &runBDDArgs{} }, func(ctx context.Context, ss *browsing.Session, a any) (*sdk.CallToolResult, error) {
 		in := a.(*runBDDArgs)

@@ -35,16 +35,10 @@ type runCodeArgs struct {
 
 func (s *Server) addRunCodeTool() {
 	s.server.AddTool(&sdk.Tool{
-		Name:  ToolRunCode,
-		Title: "Run Playwright code (unsafe)",
-		Description: "Runs a JavaScript function of Playwright code with the session's current page, e.g. " +
-			"`async (page) => { await page.getByRole('button', { name: 'Submit' }).click(); return await page.title(); }`. " +
-			"Unsafe: it has run_script's authority. The result is the function's value as JSON, then the page's changes. " +
-			"Code made of actions that built-in steps do is recorded as those steps; other code is marked in session_export.",
-		InputSchema: schema(nil, map[string]any{
-			"code":     map[string]any{"type": "string", "description": "A JavaScript function, invoked with one argument, page: async (page) => { ... }"},
-			"filename": map[string]any{"type": "string", "description": "Load the code from this file instead (relative to the project directory)"},
-		}),
+		Name:        ToolRunCode,
+		Title:       "Run Playwright code (unsafe)",
+		Description: "Runs Playwright code on the current page: `async (page) => { ... }`; returns its value as JSON. Unsafe: run_script's authority.",
+		InputSchema: schema(nil, map[string]any{"code": str, "filename": desc("string", "read the code from this file (in the project)")}),
 		Annotations: &sdk.ToolAnnotations{DestructiveHint: ptr(true), OpenWorldHint: ptr(true)},
 	}, s.runCodeTool)
 }

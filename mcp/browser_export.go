@@ -29,17 +29,10 @@ type exportArgs struct {
 
 func (s *Server) addExportTool() {
 	s.browserTool(&sdk.Tool{
-		Name:  "session_export",
-		Title: "Export the session as a feature",
-		Description: "Returns the session's recorded actions and checks (browser_verify_*) as a Gherkin feature with one scenario, in the " +
-			"built-in steps' phrasing, which `ferridriver bdd` runs against the same app. With path (relative to the project " +
-			"directory, ending in .feature) the file is written there too; an existing file is replaced only with overwrite: true.",
-		InputSchema: schema(nil, map[string]any{
-			"feature":   map[string]any{"type": "string", "description": "Feature name (default \"Recorded session\")"},
-			"scenario":  map[string]any{"type": "string", "description": "Scenario name (default \"Recorded session\")"},
-			"path":      map[string]any{"type": "string", "description": "Where to write the file, e.g. features/login.feature: inside the project directory once symlinks are resolved"},
-			"overwrite": map[string]any{"type": "boolean", "description": "Replace the file at path if it exists (default false: an existing file is an error)"},
-		}),
+		Name:        "session_export",
+		Title:       "Export the session as a feature",
+		Description: "The session's recorded actions and checks as a Gherkin feature that `ferridriver bdd` runs; path (.feature, in the project) writes it too (an existing file only with overwrite).",
+		InputSchema: schema(nil, map[string]any{"feature": str, "scenario": str, "path": str, "overwrite": boolean}),
 		Annotations: &sdk.ToolAnnotations{DestructiveHint: ptr(true), IdempotentHint: true, OpenWorldHint: ptr(false)},
 	}, func() any { return &exportArgs{} }, func(ctx context.Context, ss *browsing.Session, a any) (*sdk.CallToolResult, error) {
 		in := a.(*exportArgs)

@@ -85,18 +85,15 @@ type uploadArgs struct {
 	Paths []string `json:"paths"`
 }
 
-const targetHelp = " Name the element by ref (from the latest snapshot), selector, or role and name."
-
 func (s *Server) addInputTools() {
 	s.browserTool(&sdk.Tool{
-		Name:  "browser_click",
-		Title: "Click",
-		Description: "Clicks an element." + targetHelp + " The result shows the Playwright line, the recorded step " +
-			"(`When I click \"<target>\"`, double/right click variants) and what changed in the page.",
+		Name:        "browser_click",
+		Title:       "Click",
+		Description: "Clicks an element.",
 		InputSchema: schema(nil, withSnapshot(targetProps), map[string]any{
-			"doubleClick": map[string]any{"type": "boolean", "description": "Double click instead of a single click"},
-			"button":      map[string]any{"type": "string", "enum": []string{"left", "right", "middle"}, "description": "Mouse button (default left)"},
-			"modifiers":   map[string]any{"type": "array", "items": map[string]any{"type": "string", "enum": []string{"Alt", "Control", "ControlOrMeta", "Meta", "Shift"}}, "description": "Modifier keys held during the click"},
+			"doubleClick": boolean,
+			"button":      enum("left", "right", "middle"),
+			"modifiers":   map[string]any{"type": "array", "items": enum("Alt", "Control", "ControlOrMeta", "Meta", "Shift")},
 		}),
 		Annotations: annAct,
 	}, func() any { return &clickArgs{} }, func(ctx context.Context, ss *browsing.Session, a any) (*sdk.CallToolResult, error) {
@@ -109,15 +106,10 @@ func (s *Server) addInputTools() {
 	})
 
 	s.browserTool(&sdk.Tool{
-		Name:  "browser_type",
-		Title: "Type text",
-		Description: "Types text into an editable element: filled at once (recorded as `When I fill \"<target>\" with \"<text>\"`), " +
-			"or key by key with slowly (`When I type ... into ...`); submit presses Enter after." + targetHelp,
-		InputSchema: schema([]string{"text"}, withSnapshot(targetProps), map[string]any{
-			"text":   map[string]any{"type": "string", "description": "Text to enter"},
-			"submit": map[string]any{"type": "boolean", "description": "Press Enter after"},
-			"slowly": map[string]any{"type": "boolean", "description": "Type one key at a time (fires key handlers); default fills at once"},
-		}),
+		Name:        "browser_type",
+		Title:       "Type text",
+		Description: "Types text into an editable element: filled at once, or key by key with slowly; submit presses Enter after.",
+		InputSchema: schema([]string{"text"}, withSnapshot(targetProps), map[string]any{"text": str, "submit": boolean, "slowly": boolean}),
 		Annotations: annAct,
 	}, func() any { return &typeArgs{} }, func(ctx context.Context, ss *browsing.Session, a any) (*sdk.CallToolResult, error) {
 		in := a.(*typeArgs)
@@ -132,8 +124,8 @@ func (s *Server) addInputTools() {
 	})
 
 	fieldProps := map[string]any{
-		"type":  map[string]any{"type": "string", "enum": []string{"textbox", "checkbox", "radio", "combobox", "slider"}, "description": "Kind of field (default textbox)"},
-		"value": map[string]any{"type": "string", "description": "Value: text, \"true\"/\"false\" for checkbox and radio, the option for combobox"},
+		"type":  enum("textbox", "checkbox", "radio", "combobox", "slider"),
+		"value": desc("string", `"true"/"false" for a checkbox, an option's text for a combobox`),
 	}
 	for k, v := range targetProps {
 		fieldProps[k] = v
@@ -141,9 +133,9 @@ func (s *Server) addInputTools() {
 	s.browserTool(&sdk.Tool{
 		Name:        "browser_fill_form",
 		Title:       "Fill form",
-		Description: "Fills several form fields in one call (textboxes, checkboxes, radios, selects). Each field is recorded as its own step (fill, check/uncheck, select).",
+		Description: "Fills several form fields in one call.",
 		InputSchema: schema([]string{"fields"}, withSnapshot(map[string]any{
-			"fields": map[string]any{"type": "array", "description": "Fields to fill, in order", "items": map[string]any{
+			"fields": map[string]any{"type": "array", "items": map[string]any{
 				"type": "object", "properties": fieldProps, "required": []string{"value"}, "additionalProperties": false,
 			}},
 		})),
@@ -167,10 +159,8 @@ func (s *Server) addInputTools() {
 	s.browserTool(&sdk.Tool{
 		Name:        "browser_select_option",
 		Title:       "Select option",
-		Description: "Selects options (by value or label) in a <select>. Recorded as `When I select \"<value>\" in \"<target>\"`." + targetHelp,
-		InputSchema: schema([]string{"values"}, withSnapshot(targetProps), map[string]any{
-			"values": map[string]any{"type": "array", "items": map[string]any{"type": "string"}, "description": "Values or labels to select"},
-		}),
+		Description: "Selects options (by value or label) in a dropdown.",
+		InputSchema: schema([]string{"values"}, withSnapshot(targetProps), map[string]any{"values": strList}),
 		Annotations: annAct,
 	}, func() any { return &selectArgs{} }, func(ctx context.Context, ss *browsing.Session, a any) (*sdk.CallToolResult, error) {
 		in := a.(*selectArgs)
@@ -184,7 +174,7 @@ func (s *Server) addInputTools() {
 	s.browserTool(&sdk.Tool{
 		Name:        "browser_hover",
 		Title:       "Hover",
-		Description: "Moves the mouse over an element. Recorded as `When I hover \"<target>\"`." + targetHelp,
+		Description: "Moves the mouse over an element.",
 		InputSchema: schema(nil, withSnapshot(targetProps)),
 		Annotations: annSafe,
 	}, func() any { return &hoverArgs{} }, func(ctx context.Context, ss *browsing.Session, a any) (*sdk.CallToolResult, error) {
@@ -199,16 +189,9 @@ func (s *Server) addInputTools() {
 	s.browserTool(&sdk.Tool{
 		Name:        "browser_drag",
 		Title:       "Drag and drop",
-		Description: "Drags one element onto another. Recorded as `When I drag \"<from>\" to \"<to>\"`. Name each by ref or selector.",
+		Description: "Drags the start element onto the end element (each a ref or a selector).",
 		InputSchema: schema(nil, withSnapshot(map[string]any{
-			"startElement":  map[string]any{"type": "string", "description": "Description of the source element"},
-			"startRef":      map[string]any{"type": "string", "description": "Ref of the source element"},
-			"startSelector": map[string]any{"type": "string", "description": "Selector of the source element, instead of startRef"},
-			"endElement":    map[string]any{"type": "string", "description": "Description of the target element"},
-			"endRef":        map[string]any{"type": "string", "description": "Ref of the target element"},
-			"endSelector":   map[string]any{"type": "string", "description": "Selector of the target element, instead of endRef"},
-			"startTarget":   map[string]any{"type": "string", "description": "A ref or a selector of the source element; same as startRef or startSelector"},
-			"endTarget":     map[string]any{"type": "string", "description": "A ref or a selector of the target element; same as endRef or endSelector"},
+			"startElement": str, "startTarget": str, "endElement": str, "endTarget": str,
 		})),
 		Annotations: annAct,
 	}, func() any { return &dragArgs{} }, func(ctx context.Context, ss *browsing.Session, a any) (*sdk.CallToolResult, error) {
@@ -223,13 +206,10 @@ func (s *Server) addInputTools() {
 	})
 
 	s.browserTool(&sdk.Tool{
-		Name:  "browser_press_key",
-		Title: "Press a key",
-		Description: "Presses a key (ArrowLeft, Enter, a, Control+A...) on the focused element, or on the element named by ref/selector. " +
-			"Recorded as `When I press \"<key>\"` (or `... on \"<target>\"`).",
-		InputSchema: schema([]string{"key"}, withSnapshot(targetProps), map[string]any{
-			"key": map[string]any{"type": "string", "description": "Key name or character, e.g. Enter, ArrowLeft, a, Control+A"},
-		}),
+		Name:        "browser_press_key",
+		Title:       "Press a key",
+		Description: "Presses a key (Enter, ArrowLeft, a, Control+A) on the focused element or on target.",
+		InputSchema: schema([]string{"key"}, withSnapshot(targetProps), map[string]any{"key": str}),
 		Annotations: annAct,
 	}, func() any { return &pressArgs{} }, func(ctx context.Context, ss *browsing.Session, a any) (*sdk.CallToolResult, error) {
 		in := a.(*pressArgs)
@@ -244,19 +224,13 @@ func (s *Server) addInputTools() {
 	})
 
 	s.browserTool(&sdk.Tool{
-		Name:  "browser_file_upload",
-		Title: "Upload files",
-		Description: "Sets the files of a file input (<input type=file>) named by ref or selector. Paths are absolute or relative to the project directory. " +
-			"Recorded as `When I upload \"<file>\" to \"<target>\"` (the path relative to the exported feature).",
-		InputSchema: schema([]string{"paths"}, withSnapshot(targetProps), map[string]any{
-			"paths": map[string]any{"type": "array", "items": map[string]any{"type": "string"}, "description": "Files to upload"},
-		}),
+		Name:        "browser_file_upload",
+		Title:       "Upload files",
+		Description: "Answers the open file chooser with paths (none cancels it), or sets the files of the file input target.",
+		InputSchema: schema(nil, withSnapshot(targetProps), map[string]any{"paths": strList}),
 		Annotations: annAct,
 	}, func() any { return &uploadArgs{} }, func(ctx context.Context, ss *browsing.Session, a any) (*sdk.CallToolResult, error) {
 		in := a.(*uploadArgs)
-		if len(in.Paths) == 0 {
-			return nil, errors.New("paths is empty")
-		}
 		paths := make([]string, len(in.Paths))
 		for i, p := range in.Paths {
 			if !filepath.IsAbs(p) {

@@ -24,13 +24,10 @@ type historyArgs struct {
 
 func (s *Server) addNavTools() {
 	s.browserTool(&sdk.Tool{
-		Name:  "browser_navigate",
-		Title: "Navigate to a URL",
-		Description: "Opens a URL in the current tab and returns the page snapshot with element refs. A relative URL (/login) " +
-			"resolves against [browser] baseURL. With a progressToken, progress is reported until the page has loaded. Recorded as `Given I open \"<url>\"`.",
-		InputSchema: schema([]string{"url"}, withSnapshot(map[string]any{
-			"url": map[string]any{"type": "string", "description": "The URL to open (absolute, or relative to baseURL)"},
-		})),
+		Name:        "browser_navigate",
+		Title:       "Navigate to a URL",
+		Description: "Opens a URL (relative: to baseURL) in the current tab.",
+		InputSchema: schema([]string{"url"}, withSnapshot(map[string]any{"url": str})),
 		Annotations: annNavigate,
 	}, func() any { return &navigateArgs{} }, func(ctx context.Context, ss *browsing.Session, a any) (*sdk.CallToolResult, error) {
 		in := a.(*navigateArgs)
@@ -45,9 +42,9 @@ func (s *Server) addNavTools() {
 		return textResult(ss.Navigate(ctx, in.URL, mode))
 	})
 	for _, h := range []struct{ name, title, which, desc string }{
-		{"browser_navigate_back", "Go back", "back", "Goes back to the previous page in the tab's history. Recorded as `When I go back`."},
-		{"browser_navigate_forward", "Go forward", "forward", "Goes forward in the tab's history. Recorded as `When I go forward`."},
-		{"browser_reload", "Reload", "reload", "Reloads the current page. Recorded as `When I reload the page`."},
+		{"browser_navigate_back", "Go back", "back", "Goes back in the tab's history."},
+		{"browser_navigate_forward", "Go forward", "forward", "Goes forward in the tab's history."},
+		{"browser_reload", "Reload", "reload", "Reloads the page."},
 	} {
 		which := h.which
 		s.browserTool(&sdk.Tool{Name: h.name, Title: h.title, Description: h.desc,

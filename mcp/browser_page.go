@@ -2,8 +2,12 @@ package mcp
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
+	"path/filepath"
+	"regexp"
 	"strings"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -19,7 +23,9 @@ import (
 type snapshotArgs struct {
 	common
 	targetArgs
-	Depth int `json:"depth"`
+	Depth    float64 `json:"depth"`
+	Boxes    bool    `json:"boxes"`
+	Filename string  `json:"filename"`
 }
 
 type screenshotArgs struct {
@@ -27,18 +33,30 @@ type screenshotArgs struct {
 	targetArgs
 	Type     string `json:"type"`
 	FullPage bool   `json:"fullPage"`
+	Scale    string `json:"scale"`
+	Filename string `json:"filename"`
 }
 
 type evaluateArgs struct {
 	common
 	targetArgs
 	Function string `json:"function"`
+	Filename string `json:"filename"`
 }
 
-type logArgs struct {
+type consoleArgs struct {
 	common
-	Level  string `json:"level"`
-	Static bool   `json:"static"`
+	Level    string `json:"level"`
+	All      bool   `json:"all"`
+	Filename string `json:"filename"`
+}
+
+type networkArgs struct {
+	common
+	Static   bool   `json:"static"`
+	Filter   string `json:"filter"`
+	All      bool   `json:"all"`
+	Filename string `json:"filename"`
 }
 
 type waitArgs struct {
@@ -52,15 +70,34 @@ type waitArgs struct {
 type resizeArgs struct {
 	common
 	snapArg
-	Width  int `json:"width"`
-	Height int `json:"height"`
+	Width  float64 `json:"width"`
+	Height float64 `json:"height"`
+}
+
+// mediaValue is a media feature argument: absent, a value, or null
+// (clears the override, as Playwright's "no-override").
+type mediaValue string
+
+func (m *mediaValue) UnmarshalJSON(b []byte) error {
+	if string(b) == "null" {
+		*m = "no-override"
+		return nil
+	}
+	var s string
+	if err := json.Unmarshal(b, &s); err != nil {
+		return err
+	}
+	*m = mediaValue(s)
+	return nil
 }
 
 type mediaArgs struct {
 	common
-	Media         string `json:"media"`
-	ColorScheme   string `json:"colorScheme"`
-	ReducedMotion string `json:"reducedMotion"`
+	Media         mediaValue `json:"media"`
+	ColorScheme   mediaValue `json:"colorScheme"`
+	ReducedMotion mediaValue `json:"reducedMotion"`
+	ForcedColors  mediaValue `json:"forcedColors"`
+	Contrast      mediaValue `json:"contrast"`
 }
 
 type dialogArgs struct {
@@ -73,26 +110,28 @@ type dialogArgs struct {
 type tabsArgs struct {
 	common
 	snapArg
-	Action string `json:"action"`
-	Index  *int   `json:"index"`
-	URL    string `json:"url"`
+	Action string   `json:"action"`
+	Index  *float64 `json:"index"`
+	URL    string   `json:"url"`
 }
 
 type closeArgs struct {
 	common
 }
 
+// nullable is a media feature's schema: its values or null.
+func nullable(values ...string) map[string]any {
+	return map[string]any{"anyOf": []any{enum(values...), map[string]any{"type": "null"}}}
+}
+
 func (s *Server) addPageTools() {
 	s.browserTool(&sdk.Tool{
-		Name:  "browser_snapshot",
-		Title: "Page snapshot",
-		Description: "Returns the accessibility (aria) snapshot of the current tab, with a ref [ref=eN] on every element that tools can act on; " +
-			"better than a screenshot for acting. Refs stay the same while the page changes. Scope it to one element with ref and " +
-			"limit it with depth to save tokens.",
+		Name:        "browser_snapshot",
+		Title:       "Page snapshot",
+		Description: "Accessibility snapshot of the current tab with element refs; better than a screenshot for acting. Scope it with target, limit it with depth.",
 		InputSchema: schema(nil, map[string]any{
-			"ref":    map[string]any{"type": "string", "description": "Only the subtree of this element (ref from an earlier snapshot)"},
-			"target": map[string]any{"type": "string", "description": "Same as ref (the spelling of newer @playwright/mcp versions)"},
-			"depth":  map[string]any{"type": "integer", "minimum": 1, "description": "Levels of the tree to show (deeper ones are elided as …)"},
+			"target": desc("string", "ref of an element: only its subtree"), "ref": str,
+			"depth": number, "boxes": desc("boolean", "add [box=x,y,width,height] to each element"), "filename": filenameProp,
 		}),
 		Annotations: annRead,
 	}, func() any { return &snapshotArgs{} }, func(ctx context.Context, ss *browsing.Session, a any) (*sdk.CallToolResult, error) {
@@ -101,61 +140,84 @@ func (s *Server) addPageTools() {
 		if tg.Selector != "" || tg.Role != "" {
 			return errorResult("browser_snapshot: scope it with the ref of an element from an earlier snapshot (e12), not a selector"), nil
 		}
-		return textResult(ss.Snapshot(ctx, tg.Ref, in.Depth))
+		res, err := ss.SnapshotBoxes(ctx, tg.Ref, int(in.Depth), in.Boxes)
+		if err != nil || in.Filename == "" {
+			return textResult(res, err)
+		}
+		return s.saveOutput(in.Filename, []byte(res.Snapshot))
 	})
 
 	s.browserTool(&sdk.Tool{
 		Name:        "browser_take_screenshot",
 		Title:       "Take a screenshot",
-		Description: "Returns a screenshot (image) of the viewport, the full page, or one element (ref/selector). Use browser_snapshot to act on the page.",
+		Description: "Screenshot of the viewport, the full page or an element. Use browser_snapshot to act on the page.",
 		InputSchema: schema(nil, targetProps, map[string]any{
-			"type":     map[string]any{"type": "string", "enum": []string{"png", "jpeg"}, "description": "Image format (default png)"},
-			"fullPage": map[string]any{"type": "boolean", "description": "The whole scrollable page instead of the viewport"},
+			"type": enum("png", "jpeg", "webp"), "fullPage": boolean, "scale": enum("css", "device"),
+			"filename": desc("string", "also save it to this file (in the project)"),
 		}),
 		Annotations: annRead,
 	}, func() any { return &screenshotArgs{} }, func(ctx context.Context, ss *browsing.Session, a any) (*sdk.CallToolResult, error) {
 		in := a.(*screenshotArgs)
-		return textResult(ss.Screenshot(ctx, in.target(), in.Type == "jpeg", in.FullPage))
+		typ := in.Type
+		if typ == "" && in.Filename != "" {
+			switch strings.ToLower(filepath.Ext(in.Filename)) {
+			case ".jpg", ".jpeg":
+				typ = "jpeg"
+			case ".webp":
+				typ = "webp"
+			}
+		}
+		res, err := ss.Screenshot(ctx, in.target(), browsing.ScreenshotOptions{Type: typ, FullPage: in.FullPage, Scale: in.Scale})
+		if err != nil || in.Filename == "" {
+			return textResult(res, err)
+		}
+		saved, err := s.saveOutput(in.Filename, res.Image)
+		if err != nil {
+			return nil, err
+		}
+		res.Output = saved.Content[0].(*sdk.TextContent).Text
+		return textResult(res, nil)
 	})
 
 	s.browserTool(&sdk.Tool{
-		Name:  "browser_evaluate",
-		Title: "Evaluate JavaScript",
-		Description: "Runs a JavaScript function in the page, `() => document.title`, or on an element, `(element) => element.value` " +
-			"with ref/selector, and returns its JSON value. Not recorded.",
-		InputSchema: schema([]string{"function"}, targetProps, map[string]any{
-			"function": map[string]any{"type": "string", "description": "() => { ... } or (element) => { ... }"},
-		}),
+		Name:        "browser_evaluate",
+		Title:       "Evaluate JavaScript",
+		Description: "Runs `() => ...` in the page, or `(element) => ...` on target, and returns its JSON value. Not recorded.",
+		InputSchema: schema([]string{"function"}, targetProps, map[string]any{"function": str, "filename": filenameProp}),
 		Annotations: annAct,
 	}, func() any { return &evaluateArgs{} }, func(ctx context.Context, ss *browsing.Session, a any) (*sdk.CallToolResult, error) {
 		in := a.(*evaluateArgs)
 		if in.Function == "" {
 			return nil, errors.New("function is required")
 		}
-		return textResult(ss.Evaluate(ctx, in.Function, in.target()))
+		res, err := ss.Evaluate(ctx, in.Function, in.target())
+		if err != nil || in.Filename == "" {
+			return textResult(res, err)
+		}
+		return s.saveOutput(in.Filename, []byte(res.Output))
 	})
 
 	s.browserTool(&sdk.Tool{
 		Name:        "browser_console_messages",
 		Title:       "Console messages",
-		Description: "Returns the console messages and uncaught errors of the session's pages, oldest first.",
+		Description: "Console messages and uncaught errors since the page loaded (all: since the session began).",
 		InputSchema: schema(nil, map[string]any{
-			"level": map[string]any{"type": "string", "enum": []string{"error", "warning", "info", "debug"}, "description": "Least severe level to include (default info)"},
+			"level": desc("string", "least severe level: error, warning, info (default) or debug"), "all": boolean, "filename": filenameProp,
 		}),
 		Annotations: annRead,
-	}, func() any { return &logArgs{} }, func(ctx context.Context, ss *browsing.Session, a any) (*sdk.CallToolResult, error) {
-		in := a.(*logArgs)
+	}, func() any { return &consoleArgs{} }, func(ctx context.Context, ss *browsing.Session, a any) (*sdk.CallToolResult, error) {
+		in := a.(*consoleArgs)
 		rank := map[string]int{"error": 0, "warning": 1, "info": 2, "log": 2, "debug": 3}
 		max := 2
 		if in.Level != "" {
 			r, ok := rank[in.Level]
 			if !ok {
-				return nil, fmt.Errorf("unknown level %q", in.Level)
+				return nil, fmt.Errorf("unknown level %q (error, warning, info or debug)", in.Level)
 			}
 			max = r
 		}
 		var b strings.Builder
-		for _, m := range ss.Console() {
+		for _, m := range ss.ConsoleSince(in.All) {
 			r, ok := rank[m.Type]
 			if !ok {
 				r = 2
@@ -169,29 +231,40 @@ func (s *Server) addPageTools() {
 			}
 			b.WriteByte('\n')
 		}
+		if in.Filename != "" {
+			return s.saveOutput(in.Filename, []byte(b.String()))
+		}
 		if b.Len() == 0 {
 			b.WriteString("No console messages.")
 		}
-		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: strings.TrimRight(b.String(), "\n")}}}, nil
+		return textOnly(strings.TrimRight(b.String(), "\n")), nil
 	})
 
 	s.browserTool(&sdk.Tool{
 		Name:        "browser_network_requests",
 		Title:       "Network requests",
-		Description: "Lists the requests the session's pages made: method, URL, status (or failure). Static resources (images, fonts, scripts, styles) are left out unless static is true.",
+		Description: "Numbered requests since the page loaded (all: since the session began), static resources left out unless static; browser_network_request shows one.",
 		InputSchema: schema(nil, map[string]any{
-			"static": map[string]any{"type": "boolean", "description": "Include successful static resources"},
+			"static": boolean, "filter": desc("string", "regexp the URL must match"), "all": boolean, "filename": filenameProp,
 		}),
 		Annotations: annRead,
-	}, func() any { return &logArgs{} }, func(ctx context.Context, ss *browsing.Session, a any) (*sdk.CallToolResult, error) {
-		in := a.(*logArgs)
-		if in.Level != "" {
-			return nil, errors.New("level applies to browser_console_messages")
+	}, func() any { return &networkArgs{} }, func(ctx context.Context, ss *browsing.Session, a any) (*sdk.CallToolResult, error) {
+		in := a.(*networkArgs)
+		var filter *regexp.Regexp
+		if in.Filter != "" {
+			var err error
+			if filter, err = regexp.Compile(in.Filter); err != nil {
+				return nil, fmt.Errorf("filter: %w", err)
+			}
 		}
 		var b strings.Builder
-		for _, r := range ss.Network() {
+		first, reqs := ss.NetworkSince(in.All)
+		for i, r := range reqs {
 			static := map[string]bool{"image": true, "font": true, "script": true, "stylesheet": true, "media": true}[r.ResourceType]
 			if static && !in.Static && r.Failure == "" && r.Status < 400 {
+				continue
+			}
+			if filter != nil && !filter.MatchString(r.URL) {
 				continue
 			}
 			status := fmt.Sprint(r.Status)
@@ -200,30 +273,31 @@ func (s *Server) addPageTools() {
 			} else if r.Status == 0 {
 				status = "pending"
 			}
-			fmt.Fprintf(&b, "[%s] %s => %s\n", r.Method, r.URL, status)
+			fmt.Fprintf(&b, "%d. [%s] %s => %s\n", first+i, r.Method, r.URL, status)
+		}
+		if in.Filename != "" {
+			return s.saveOutput(in.Filename, []byte(b.String()))
 		}
 		if b.Len() == 0 {
 			b.WriteString("No requests.")
 		}
-		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: strings.TrimRight(b.String(), "\n")}}}, nil
+		return textOnly(strings.TrimRight(b.String(), "\n")), nil
 	})
 
 	s.browserTool(&sdk.Tool{
-		Name:  "browser_wait_for",
-		Title: "Wait for",
-		Description: "Waits for text to appear (`When I wait for the text \"...\"`), for text to disappear, or for a time in seconds " +
-			"(`When I wait <ms> milliseconds`). With a progressToken, progress is reported every second while it waits.",
-		InputSchema: schema(nil, withSnapshot(map[string]any{
-			"time":     map[string]any{"type": "number", "minimum": 0, "description": "Seconds to wait"},
-			"text":     map[string]any{"type": "string", "description": "Text to wait for"},
-			"textGone": map[string]any{"type": "string", "description": "Text to wait to disappear"},
-		})),
+		Name:        "browser_wait_for",
+		Title:       "Wait for",
+		Description: "Waits for text to appear, text to disappear, or time seconds.",
+		InputSchema: schema(nil, withSnapshot(map[string]any{"time": number, "text": str, "textGone": str})),
 		Annotations: annSafe,
 	}, func() any { return &waitArgs{} }, func(ctx context.Context, ss *browsing.Session, a any) (*sdk.CallToolResult, error) {
 		in := a.(*waitArgs)
 		mode, err := in.mode()
 		if err != nil {
 			return nil, err
+		}
+		if in.Time < 0 {
+			return nil, errors.New("time must not be negative")
 		}
 		what := fmt.Sprintf("waiting %g s", in.Time)
 		switch {
@@ -239,48 +313,45 @@ func (s *Server) addPageTools() {
 	s.browserTool(&sdk.Tool{
 		Name:        "browser_resize",
 		Title:       "Resize the viewport",
-		Description: "Sets the page's viewport size. Recorded as `When I set the viewport to <width> by <height>`.",
-		InputSchema: schema([]string{"width", "height"}, withSnapshot(map[string]any{
-			"width":  map[string]any{"type": "integer", "minimum": 1, "description": "Width in CSS pixels"},
-			"height": map[string]any{"type": "integer", "minimum": 1, "description": "Height in CSS pixels"},
-		})),
+		Description: "Sets the viewport size in CSS pixels.",
+		InputSchema: schema([]string{"width", "height"}, withSnapshot(map[string]any{"width": number, "height": number})),
 		Annotations: annSafe,
 	}, func() any { return &resizeArgs{} }, func(ctx context.Context, ss *browsing.Session, a any) (*sdk.CallToolResult, error) {
 		in := a.(*resizeArgs)
-		if in.Width < 1 || in.Height < 1 {
+		w, h := int(math.Round(in.Width)), int(math.Round(in.Height))
+		if w < 1 || h < 1 {
 			return nil, errors.New("width and height must be at least 1")
 		}
 		mode, err := in.mode()
 		if err != nil {
 			return nil, err
 		}
-		return textResult(ss.Resize(ctx, in.Width, in.Height, mode))
+		return textResult(ss.Resize(ctx, w, h, mode))
 	})
 
 	s.browserTool(&sdk.Tool{
 		Name:        "browser_emulate_media",
 		Title:       "Emulate media",
-		Description: "Emulates the CSS media type (screen, print), prefers-color-scheme (light, dark) and prefers-reduced-motion. Recorded as the built-in steps I emulate the media type and I emulate the color scheme (reduced motion is not recorded).",
+		Description: "Emulates the CSS media type and media features; omitted ones are left as they are, null clears one.",
 		InputSchema: schema(nil, map[string]any{
-			"media":         map[string]any{"type": "string", "enum": []string{"screen", "print", "no-override"}},
-			"colorScheme":   map[string]any{"type": "string", "enum": []string{"light", "dark", "no-preference", "no-override"}},
-			"reducedMotion": map[string]any{"type": "string", "enum": []string{"reduce", "no-preference", "no-override"}},
+			"media":         nullable("screen", "print"),
+			"colorScheme":   nullable("light", "dark", "no-preference"),
+			"reducedMotion": nullable("reduce", "no-preference"),
+			"forcedColors":  nullable("active", "none"),
+			"contrast":      nullable("more", "no-preference"),
 		}),
 		Annotations: annSafe,
 	}, func() any { return &mediaArgs{} }, func(ctx context.Context, ss *browsing.Session, a any) (*sdk.CallToolResult, error) {
 		in := a.(*mediaArgs)
-		return textResult(ss.EmulateMedia(ctx, in.Media, in.ColorScheme, in.ReducedMotion))
+		return textResult(ss.EmulateMedia(ctx, browsing.Media{Media: string(in.Media), ColorScheme: string(in.ColorScheme),
+			ReducedMotion: string(in.ReducedMotion), ForcedColors: string(in.ForcedColors), Contrast: string(in.Contrast)}))
 	})
 
 	s.browserTool(&sdk.Tool{
-		Name:  "browser_handle_dialog",
-		Title: "Handle a dialog",
-		Description: "Accepts or dismisses the alert/confirm/prompt an action opened (promptText answers a prompt). Recorded before that action " +
-			"as `When I accept the next dialog`, `When I dismiss the next dialog` or `When I accept the next prompt with \"...\"`.",
-		InputSchema: schema([]string{"accept"}, withSnapshot(map[string]any{
-			"accept":     map[string]any{"type": "boolean", "description": "Accept (true) or dismiss (false)"},
-			"promptText": map[string]any{"type": "string", "description": "Answer to a prompt"},
-		})),
+		Name:        "browser_handle_dialog",
+		Title:       "Handle a dialog",
+		Description: "Accepts or dismisses the open alert, confirm or prompt (promptText answers a prompt).",
+		InputSchema: schema([]string{"accept"}, withSnapshot(map[string]any{"accept": boolean, "promptText": str})),
 		Annotations: annAct,
 	}, func() any { return &dialogArgs{} }, func(ctx context.Context, ss *browsing.Session, a any) (*sdk.CallToolResult, error) {
 		in := a.(*dialogArgs)
@@ -295,14 +366,11 @@ func (s *Server) addPageTools() {
 	})
 
 	s.browserTool(&sdk.Tool{
-		Name:  "browser_tabs",
-		Title: "Manage tabs",
-		Description: "Lists the session's tabs, opens a new one (with url), selects one or closes one (index, 0-based; close without index closes the current). " +
-			"Selecting is recorded as `When I switch to tab <n>` (1-based), closing the current one as `When I close the current tab`.",
+		Name:        "browser_tabs",
+		Title:       "Manage tabs",
+		Description: "Lists, opens (url), selects or closes (index, 0-based; default the current) tabs.",
 		InputSchema: schema([]string{"action"}, withSnapshot(map[string]any{
-			"action": map[string]any{"type": "string", "enum": []string{"list", "new", "select", "close"}},
-			"index":  map[string]any{"type": "integer", "minimum": 0, "description": "Tab index for select and close"},
-			"url":    map[string]any{"type": "string", "description": "URL to open in the new tab"},
+			"action": enum("list", "new", "select", "close"), "index": number, "url": str,
 		})),
 		Annotations: annSafe,
 	}, func() any { return &tabsArgs{} }, func(ctx context.Context, ss *browsing.Session, a any) (*sdk.CallToolResult, error) {
@@ -311,7 +379,11 @@ func (s *Server) addPageTools() {
 		if err != nil {
 			return nil, err
 		}
-		res, tabs, err := ss.Tabs(ctx, in.Action, in.Index, in.URL, mode)
+		var index *int
+		if in.Index != nil {
+			index = ptr(int(*in.Index))
+		}
+		res, tabs, err := ss.Tabs(ctx, in.Action, index, in.URL, mode)
 		if err != nil {
 			return nil, err
 		}
@@ -330,7 +402,7 @@ func (s *Server) addPageTools() {
 	s.browserTool(&sdk.Tool{
 		Name:        "browser_close",
 		Title:       "Close the session's browser",
-		Description: "Closes the session's browser context and all its tabs (cookies and storage go too); the next call starts a fresh one. The recording is kept.",
+		Description: "Closes the session's context and tabs; the next call opens a fresh one. The recording is kept.",
 		InputSchema: schema(nil),
 		Annotations: &sdk.ToolAnnotations{DestructiveHint: ptr(true), OpenWorldHint: ptr(false)},
 	}, func() any { return &closeArgs{} }, func(ctx context.Context, ss *browsing.Session, a any) (*sdk.CallToolResult, error) {

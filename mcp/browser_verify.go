@@ -33,13 +33,10 @@ type verifyValueArgs struct {
 
 func (s *Server) addVerifyTools() {
 	s.browserTool(&sdk.Tool{
-		Name:  "browser_verify_element_visible",
-		Title: "Verify an element is visible",
-		Description: "Checks that an element is visible, named by role and accessibleName (or name), ref or selector. Recorded as " +
-			"`Then I expect \"<target>\" to be visible`.",
-		InputSchema: schema(nil, targetProps, map[string]any{
-			"accessibleName": map[string]any{"type": "string", "description": "Accessible name, with role"},
-		}),
+		Name:        "browser_verify_element_visible",
+		Title:       "Verify an element is visible",
+		Description: "Checks that an element (role and accessibleName, or target) is visible; recorded as a Then step.",
+		InputSchema: schema(nil, targetProps, map[string]any{"accessibleName": str}),
 		Annotations: annRead,
 	}, func() any { return &verifyElementArgs{} }, func(ctx context.Context, ss *browsing.Session, a any) (*sdk.CallToolResult, error) {
 		in := a.(*verifyElementArgs)
@@ -52,10 +49,8 @@ func (s *Server) addVerifyTools() {
 	s.browserTool(&sdk.Tool{
 		Name:        "browser_verify_text_visible",
 		Title:       "Verify text is visible",
-		Description: "Checks that the text is visible on the page. Recorded as `Then I expect the page to contain the text \"<text>\"`.",
-		InputSchema: schema([]string{"text"}, map[string]any{
-			"text": map[string]any{"type": "string", "description": "Text to find"},
-		}),
+		Description: "Checks that the text is visible on the page; recorded as a Then step.",
+		InputSchema: schema([]string{"text"}, map[string]any{"text": str}),
 		Annotations: annRead,
 	}, func() any { return &verifyTextArgs{} }, func(ctx context.Context, ss *browsing.Session, a any) (*sdk.CallToolResult, error) {
 		in := a.(*verifyTextArgs)
@@ -66,14 +61,10 @@ func (s *Server) addVerifyTools() {
 	})
 
 	s.browserTool(&sdk.Tool{
-		Name:  "browser_verify_value",
-		Title: "Verify a value",
-		Description: "Checks an element's value: a field's value (`Then I expect the value of \"<target>\" to equal \"<value>\"`), a checkbox's " +
-			"or radio's state with \"true\"/\"false\" (`... to be checked`), or another element's text (`Then I expect the text of ... to equal ...`)." + targetHelp,
-		InputSchema: schema([]string{"value"}, targetProps, map[string]any{
-			"type":  map[string]any{"type": "string", "description": "Kind of element (informative: textbox, checkbox, radio, combobox, text)"},
-			"value": map[string]any{"type": "string", "description": "Expected value"},
-		}),
+		Name:        "browser_verify_value",
+		Title:       "Verify a value",
+		Description: "Checks a field's value, a checkbox's state (\"true\"/\"false\") or an element's text; recorded as a Then step.",
+		InputSchema: schema([]string{"value"}, targetProps, map[string]any{"type": str, "value": str}),
 		Annotations: annRead,
 	}, func() any { return &verifyValueArgs{} }, func(ctx context.Context, ss *browsing.Session, a any) (*sdk.CallToolResult, error) {
 		in := a.(*verifyValueArgs)

@@ -18,30 +18,26 @@ import (
 func (s *Server) addBuiltins() {
 	f, t := false, true
 	s.server.AddTool(&sdk.Tool{
-		Name:  ToolExtensions,
-		Title: "Loaded extensions",
-		Description: "Lists every loaded extension file, its tools (description, whether exposed as an MCP tool, timeoutMs) " +
-			"and their declared capabilities: allow.net hosts and allow.commands with full command specs (shell or argv form). " +
-			"include_schema adds each tool's inputSchema. action \"reload\" re-reads the extension files from disk and rebuilds the script VM.",
+		Name:        ToolExtensions,
+		Title:       "Loaded extensions",
+		Description: "Lists the loaded extension files, their tools and declared capabilities; action reload re-reads them.",
 		InputSchema: json.RawMessage(`{"type":"object","properties":{` +
-			`"include_schema":{"type":"boolean","description":"include each tool's inputSchema"},` +
-			`"action":{"type":"string","enum":["list","reload"],"description":"list (default) or reload"}},"additionalProperties":false}`),
+			`"include_schema":{"type":"boolean"},` +
+			`"action":{"type":"string","enum":["list","reload"]}},"additionalProperties":false}`),
 		Annotations: &sdk.ToolAnnotations{ReadOnlyHint: false, IdempotentHint: true, DestructiveHint: &f, OpenWorldHint: &f},
 	}, s.extensionsTool)
-	if s.opts.NoRunScript {
+	if !s.caps["script"] {
 		return
 	}
 	s.server.AddTool(&sdk.Tool{
 		Name:  ToolRunScript,
 		Title: "Run a script",
-		Description: "Runs JavaScript in the session's script VM (host \"mcp\"), as the body of an async function: top-level await works and " +
-			"`return` gives the result. `args` holds the args parameter; `plugins[name](args)` calls any loaded tool; `fetch` and the " +
-			"[scripting.allow.commands] `commands` are available; there is no filesystem. The result always succeeds: inspect its status " +
-			"(\"ok\" with value, or \"error\" with error {name, message, stack}); console output is returned too.",
+		Description: "Runs JavaScript (an async function's body; return gives the result) in the session's VM with page, args, plugins[name](args), fetch, commands. " +
+			"Answers {status: \"ok\", value} or {status: \"error\", error}, with console output.",
 		InputSchema: json.RawMessage(`{"type":"object","properties":{` +
-			`"source":{"type":"string","description":"JavaScript: the body of an async function"},` +
-			`"args":{"type":"array","description":"bound to the args global"},` +
-			`"timeout_ms":{"type":"integer","minimum":1,"description":"limit for this run (at most the server's limit)"}},` +
+			`"source":{"type":"string"},` +
+			`"args":{"type":"array"},` +
+			`"timeout_ms":{"type":"integer","minimum":1}},` +
 			`"required":["source"],"additionalProperties":false}`),
 		Annotations: &sdk.ToolAnnotations{ReadOnlyHint: false, DestructiveHint: &t, OpenWorldHint: &t},
 	}, s.runScriptTool)

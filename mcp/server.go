@@ -71,6 +71,10 @@ type Options struct {
 	MemoryLimit int64
 	// NoRunScript leaves the run_script built-in out.
 	NoRunScript bool
+	// Caps turns tool groups on ("vision", "pdf") or off ("-testing",
+	// "-bdd", "-script"), as ResolveCaps reads them; nil: the default
+	// groups (testing, bdd, script).
+	Caps []string
 	// Watch reloads the extensions when their files change (debounced),
 	// as ferridriver_extensions {action: "reload"} does.
 	Watch bool
@@ -106,6 +110,8 @@ type Server struct {
 	annotations map[string]json.RawMessage
 
 	browser *browserTools
+	// caps are the tool groups served (ResolveCaps).
+	caps map[string]bool
 
 	clientsMu sync.Mutex
 	clients   map[*sdk.ServerSession]*Session
@@ -139,9 +145,16 @@ func New(opts Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{opts: opts, exposed: map[string]string{}, ext: &extensions{set: set}, clients: map[*sdk.ServerSession]*Session{}}
+	caps, err := ResolveCaps(opts.Caps)
+	if err != nil {
+		return nil, err
+	}
+	if opts.NoRunScript {
+		caps["script"] = false
+	}
+	s := &Server{opts: opts, exposed: map[string]string{}, ext: &extensions{set: set}, clients: map[*sdk.ServerSession]*Session{}, caps: caps}
 	s.server = sdk.NewServer(&sdk.Implementation{Name: "ferridriver", Version: opts.Version}, &sdk.ServerOptions{
-		Instructions: instructions,
+		Instructions: instructionsFor(opts.Browsing != nil),
 		Logger:       slog.New(slog.NewTextHandler(opts.Log, &slog.HandlerOptions{Level: slog.LevelWarn})),
 		Capabilities: &sdk.ServerCapabilities{Tools: &sdk.ToolCapabilities{ListChanged: true}},
 	})
@@ -175,6 +188,19 @@ func (s *Server) loadTools() (*Report, error) {
 	s.syncTools(vm)
 	return BuildReport(jsbridge.HostMCP, set, vm.Registry(), loadErrs, false), nil
 }
+
+// instructionsFor adds to instructions the conventions the browser tools
+// share, said once here instead of in each tool's schema.
+func instructionsFor(browser bool) string {
+	if !browser {
+		return instructions
+	}
+	return instructions + "\n" + browserInstructions
+}
+
+const browserInstructions = `Browser tools: an element is target (a ref such as e12 from the latest snapshot, or a Playwright selector), or ref, selector, or role with name; element describes it.
+session names a browser session (its own context; default "default"). snapshot (diff, full, none) sets what an action returns: by default what changed.
+Each action returns its Playwright code and the Gherkin step it recorded; session_export returns them as a feature file. A dialog or file chooser an action opens is reported: answer it with browser_handle_dialog or browser_file_upload.`
 
 const instructions = `ferridriver serves the tools of the project's extensions (JS/TS files using defineTool).
 Call ferridriver_extensions to see every loaded tool, its timeout and its declared capabilities.

@@ -41,6 +41,7 @@ func init() {
 		maxSessions     int
 		maxContexts     int
 		sandboxFlags    mcpSandboxFlags
+		caps            []string
 	)
 	cmd := &cobra.Command{
 		Use:   "mcp",
@@ -110,7 +111,7 @@ the client disconnects: persistent processes started by tools are killed.`,
 			svc.SetContextLimit(maxContexts, "close one (browser_close), end a client, or raise --max-contexts ([mcp] maxContexts)")
 			srv, err := mcp.New(mcp.Options{
 				Dir: p.dir, Extensions: p.cfg.Extensions, Alias: p.cfg.Bundler.Alias, Env: p.env,
-				ScriptCommands: p.scriptCommands, Files: files, Timeout: t, NoRunScript: noRunScript, Watch: !noWatch,
+				ScriptCommands: p.scriptCommands, Files: files, Timeout: t, NoRunScript: noRunScript, Watch: !noWatch, Caps: caps,
 				MemoryLimit: memoryLimitBytes(memoryLimit),
 				Log:         cmd.ErrOrStderr(), Version: version, Browsing: svc, Steps: p.cfg.Test.Steps,
 				Library: func() (*jsbridge.Library, error) { return builtinSteps(p.cfg) },
@@ -153,7 +154,8 @@ the client disconnects: persistent processes started by tools are killed.`,
 	fl.StringVar(&dir, "dir", "", "project directory (default: the current directory); useful for clients that cannot set one")
 	fl.DurationVar(&timeout, "timeout", mcp.DefaultTimeout, "limit of one tool call or script run; tools' own timeoutMs apply within it (0: none)")
 	fl.IntVar(&memoryLimit, "memory-limit", mcp.DefaultMemoryLimit>>20, "MiB the server's heap may reach while an extension tool or a script runs; past it the call is stopped and its VM rebuilt (0: none)")
-	fl.BoolVar(&noRunScript, "no-run-script", false, "do not offer the run_script tool")
+	fl.BoolVar(&noRunScript, "no-run-script", false, "do not offer the run_script and browser_run_code_unsafe tools")
+	fl.StringSliceVar(&caps, "caps", nil, "tool groups to add (vision, pdf) or, prefixed with -, to leave out (-testing, -bdd, -script); see docs/mcp.md")
 	addRemoteFlags(fl)
 	fl.BoolVar(&noWatch, "no-watch", false, "do not reload the extensions when their files change")
 	fl.StringVar(&transport, "transport", "stdio", "stdio or http (streamable HTTP)")

@@ -248,6 +248,11 @@ type op struct {
 	// navigates: the action loads a page, after which the recording
 	// suggests a check of what the page shows (suggestCheck).
 	navigates bool
+	// action and target word a failure ("click", `button "Save" [ref=e3]`).
+	action, target string
+	// showPage: a failure shows the page it left (a navigation's error
+	// page).
+	showPage bool
 }
 
 // perform runs o with the session's turn held by the caller: the work
@@ -256,6 +261,9 @@ type op struct {
 func (ss *Session) perform(ctx context.Context, o op) (*Result, error) {
 	if d := ss.openDialog(); d != nil {
 		return nil, fmt.Errorf("%s dialog is open (%q): handle it first with browser_handle_dialog", article(d.Type()), d.Message())
+	}
+	if ss.openChooser() != nil {
+		return nil, errChooserOpen
 	}
 	ch := ss.dialogCh
 	for len(ch) > 0 {
@@ -268,13 +276,23 @@ func (ss *Session) perform(ctx context.Context, o op) (*Result, error) {
 		}
 	}
 	done := make(chan error, 1)
-	go func() { done <- o.do() }()
+	go func() {
+		// A panic of the driver's client on some input is this action's
+		// error, not the end of the server (the goroutine is out of reach
+		// of the request's recover).
+		defer func() {
+			if p := recover(); p != nil {
+				done <- fmt.Errorf("the browser action failed: %v", p)
+			}
+		}()
+		done <- o.do()
+	}()
 	res := &Result{Code: o.code, NotRecorded: o.note}
 	stepAt := len(ss.steps)
 	select {
 	case err := <-done:
 		if err != nil {
-			return nil, ss.explain(err)
+			return nil, ss.failed(ctx, err, o)
 		}
 		if o.mayOpenTab && pageCh != nil {
 			select {
@@ -282,6 +300,7 @@ func (ss *Session) perform(ctx context.Context, o op) (*Result, error) {
 			case <-time.After(popupWait):
 			}
 		}
+		ss.awaitChooser(res, o.mayOpenTab)
 	case <-ch:
 		d := ss.openDialog()
 		ss.pending = &pendingAction{done: done, step: stepAt}
@@ -419,10 +438,14 @@ func (ss *Session) Navigate(ctx context.Context, url string, mode SnapMode) (*Re
 				}
 			}
 			_, err := t.page.Goto(target)
+			if err == nil {
+				t.navError = ""
+			}
 			return err
 		},
 		mode:      mode,
 		navigates: true,
+		showPage:  true,
 	})
 }
 
@@ -450,6 +473,14 @@ func (ss *Session) History(ctx context.Context, which string, mode SnapMode) (*R
 // Snapshot returns the whole snapshot of the current tab, or of the
 // element ref, down to depth levels (0: all).
 func (ss *Session) Snapshot(ctx context.Context, ref string, depth int) (*Result, error) {
+	return ss.SnapshotBoxes(ctx, ref, depth, false)
+}
+
+// SnapshotBoxes is Snapshot with each element's bounding box when boxes
+// is set ([box=x,y,width,height], CSS pixels, viewport-relative). On a
+// browser error page (a failed navigation) it shows that page's URL and
+// text.
+func (ss *Session) SnapshotBoxes(ctx context.Context, ref string, depth int, boxes bool) (*Result, error) {
 	t, err := ss.current(ctx)
 	if err != nil {
 		return nil, err
@@ -464,6 +495,15 @@ func (ss *Session) Snapshot(ctx context.Context, ref string, depth int) (*Result
 		return nil, err
 	}
 	res.Snapshot, err = cur.full(ref, depth)
+	if err == nil && ref == "" && (strings.TrimSpace(res.Snapshot) == "" || strings.HasPrefix(url, "chrome-error:")) {
+		if page := errorPage(t); page != "" {
+			res.URL, res.Title, res.Snapshot = "", "", ""
+			res.Output = page
+		}
+	}
+	if err == nil && boxes {
+		res.Snapshot = withBoxes(t, res.Snapshot)
+	}
 	return res, err
 }
 
@@ -511,7 +551,7 @@ func (ss *Session) Click(ctx context.Context, tg Target, o ClickOptions, mode Sn
 		code += "{ " + strings.Join(args, ", ") + " }"
 	}
 	code += ");"
-	p := op{code: code, mode: mode, mayOpenTab: true}
+	p := op{code: code, mode: mode, mayOpenTab: true, action: method, target: label(tg, rt)}
 	switch {
 	case o.Button == "middle":
 		p.note = "no built-in step clicks with the middle button"
@@ -551,7 +591,7 @@ func (ss *Session) Type(ctx context.Context, tg Target, text string, slowly, sub
 	if err != nil {
 		return nil, err
 	}
-	p := op{mode: mode}
+	p := op{mode: mode, target: label(tg, rt)}
 	if tg.Ref != "" {
 		p.typed = map[string]string{tg.Ref: text}
 	}
@@ -698,7 +738,7 @@ func (ss *Session) SelectOption(ctx context.Context, tg Target, values []string,
 	if len(values) != 1 {
 		arg = "[" + arg + "]"
 	}
-	p := op{mode: mode, code: fmt.Sprintf("await %s.selectOption(%s);", rt.code, arg)}
+	p := op{mode: mode, code: fmt.Sprintf("await %s.selectOption(%s);", rt.code, arg), target: label(tg, rt)}
 	if len(values) == 1 {
 		p.steps = []Step{actionStep(phSelect, values[0], rt.sel)}
 	} else {
@@ -717,7 +757,7 @@ func (ss *Session) Hover(ctx context.Context, tg Target, mode SnapMode) (*Result
 	if err != nil {
 		return nil, err
 	}
-	return ss.perform(ctx, op{mode: mode, code: fmt.Sprintf("await %s.hover();", rt.code),
+	return ss.perform(ctx, op{mode: mode, code: fmt.Sprintf("await %s.hover();", rt.code), target: label(tg, rt),
 		steps: []Step{actionStep(phHover, rt.sel)},
 		do:    func() error { return loc.Hover() }})
 }
@@ -732,7 +772,7 @@ func (ss *Session) Drag(ctx context.Context, from, to Target, mode SnapMode) (*R
 	if err != nil {
 		return nil, err
 	}
-	return ss.perform(ctx, op{mode: mode, code: fmt.Sprintf("await %s.dragTo(%s);", srt.code, drt.code),
+	return ss.perform(ctx, op{mode: mode, code: fmt.Sprintf("await %s.dragTo(%s);", srt.code, drt.code), target: label(from, srt) + " to " + label(to, drt),
 		steps: []Step{actionStep(phDrag, srt.sel, drt.sel)},
 		do:    func() error { return src.DragTo(dst) }})
 }
@@ -752,7 +792,7 @@ func (ss *Session) PressKey(ctx context.Context, key string, tg Target, mode Sna
 	if err != nil {
 		return nil, err
 	}
-	return ss.perform(ctx, op{mode: mode, code: fmt.Sprintf("await %s.press(%s);", rt.code, jsString(key)),
+	return ss.perform(ctx, op{mode: mode, code: fmt.Sprintf("await %s.press(%s);", rt.code, jsString(key)), target: label(tg, rt),
 		steps: []Step{actionStep(phPressOn, key, rt.sel)},
 		do:    func() error { return loc.Press(key) }})
 }
@@ -768,6 +808,15 @@ func (ss *Session) Upload(ctx context.Context, tg Target, paths []string, mode S
 		}
 		files[i] = f
 	}
+	if fc := ss.openChooser(); fc != nil && tg.empty() {
+		return ss.answerChooser(ctx, fc, files, mode)
+	}
+	if tg.empty() {
+		return nil, errors.New("no file chooser is open: click the element that opens it first (the result says when one opened), or name the file input (target)")
+	}
+	if len(paths) == 0 {
+		return nil, errors.New("paths is empty")
+	}
 	_, loc, rt, err := ss.element(ctx, tg)
 	if err != nil {
 		return nil, err
@@ -776,7 +825,7 @@ func (ss *Session) Upload(ctx context.Context, tg Target, paths []string, mode S
 	for i, p := range paths {
 		q[i] = jsString(p)
 	}
-	p := op{mode: mode, code: fmt.Sprintf("await %s.setInputFiles([%s]);", rt.code, strings.Join(q, ", "))}
+	p := op{mode: mode, code: fmt.Sprintf("await %s.setInputFiles([%s]);", rt.code, strings.Join(q, ", ")), target: label(tg, rt)}
 	if len(paths) == 1 {
 		p.steps = []Step{{Kind: KindAction, Upload: paths[0], uploadTarget: rt.sel}}
 	} else {
@@ -890,8 +939,15 @@ func (ss *Session) Resize(ctx context.Context, w, h int, mode SnapMode) (*Result
 		do:    func() error { return t.page.SetViewportSize(w, h) }})
 }
 
-// EmulateMedia sets the CSS media type and color scheme.
-func (ss *Session) EmulateMedia(ctx context.Context, media, colorScheme, reducedMotion string) (*Result, error) {
+// Media is what EmulateMedia changes: each value "" (left as is), a value
+// of its media feature, or "no-override" (the override cleared).
+type Media struct {
+	Media, ColorScheme, ReducedMotion, ForcedColors, Contrast string
+}
+
+// EmulateMedia sets the CSS media type and media features.
+func (ss *Session) EmulateMedia(ctx context.Context, m Media) (*Result, error) {
+	media, colorScheme, reducedMotion := m.Media, m.ColorScheme, m.ReducedMotion
 	t, err := ss.current(ctx)
 	if err != nil {
 		return nil, err
@@ -924,6 +980,16 @@ func (ss *Session) EmulateMedia(ctx context.Context, media, colorScheme, reduced
 		o.ReducedMotion = (*playwright.ReducedMotion)(playwright.String(reducedMotion))
 		parts = append(parts, "reducedMotion: "+jsString(reducedMotion))
 		notes = append(notes, "no built-in step emulates reduced motion")
+	}
+	if m.ForcedColors != "" {
+		o.ForcedColors = (*playwright.ForcedColors)(playwright.String(m.ForcedColors))
+		parts = append(parts, "forcedColors: "+jsString(m.ForcedColors))
+		notes = append(notes, "no built-in step emulates forced colors")
+	}
+	if m.Contrast != "" {
+		o.Contrast = (*playwright.Contrast)(playwright.String(m.Contrast))
+		parts = append(parts, "contrast: "+jsString(m.Contrast))
+		notes = append(notes, "no built-in step emulates a contrast preference")
 	}
 	note := strings.Join(notes, "; ")
 	return ss.perform(ctx, op{mode: SnapNone, steps: steps, note: note,
@@ -962,28 +1028,66 @@ func (ss *Session) Evaluate(ctx context.Context, fn string, tg Target) (*Result,
 	return res, nil
 }
 
-// Screenshot takes a PNG or JPEG of the viewport, the full page or an
-// element.
-func (ss *Session) Screenshot(ctx context.Context, tg Target, jpeg, fullPage bool) (*Result, error) {
+// ScreenshotOptions vary a screenshot.
+type ScreenshotOptions struct {
+	// Type is png (default), jpeg or webp.
+	Type string
+	// FullPage takes the whole scrollable page.
+	FullPage bool
+	// Scale is "css" (default: one pixel per CSS pixel) or "device".
+	Scale string
+}
+
+// Screenshot takes a PNG, JPEG or WebP of the viewport, the full page or
+// an element.
+func (ss *Session) Screenshot(ctx context.Context, tg Target, o ScreenshotOptions) (*Result, error) {
 	t, err := ss.current(ctx)
 	if err != nil {
 		return nil, err
 	}
-	typ, mime := playwright.ScreenshotTypePng, "image/png"
-	if jpeg {
-		typ, mime = playwright.ScreenshotTypeJpeg, "image/jpeg"
+	scale := playwright.ScreenshotScaleCss
+	if o.Scale == "device" {
+		scale = playwright.ScreenshotScaleDevice
+	} else if o.Scale != "" && o.Scale != "css" {
+		return nil, fmt.Errorf("scale %q: want css or device", o.Scale)
 	}
-	res := &Result{ImageMIME: mime}
-	if tg.empty() {
-		res.Code = "await page.screenshot();"
-		res.Image, err = t.page.Screenshot(playwright.PageScreenshotOptions{Type: typ, FullPage: playwright.Bool(fullPage)})
-	} else {
-		loc, rt, lerr := ss.locate(t, tg)
-		if lerr != nil {
-			return nil, lerr
+	typ := playwright.ScreenshotTypePng
+	switch o.Type {
+	case "", "png":
+	case "jpeg":
+		typ = playwright.ScreenshotTypeJpeg
+	case "webp":
+		// Playwright has no WebP: Chromium's own capture does it.
+	default:
+		return nil, fmt.Errorf("type %q: want png, jpeg or webp", o.Type)
+	}
+	res := &Result{ImageMIME: "image/png"}
+	if o.Type != "" {
+		res.ImageMIME = "image/" + o.Type
+	}
+	var loc playwright.Locator
+	var rt target
+	if !tg.empty() {
+		if o.FullPage {
+			return nil, errors.New("fullPage applies to the page, not to an element")
+		}
+		if loc, rt, err = ss.locate(t, tg); err != nil {
+			return nil, err
 		}
 		res.Code = fmt.Sprintf("await %s.screenshot();", rt.code)
-		res.Image, err = loc.Screenshot(playwright.LocatorScreenshotOptions{Type: typ})
+	} else {
+		res.Code = "await page.screenshot();"
+		if o.FullPage {
+			res.Code = "await page.screenshot({ fullPage: true });"
+		}
+	}
+	switch {
+	case o.Type == "webp":
+		res.Image, err = webpShot(ss.bctx, t.page, loc, o.FullPage, o.Scale == "device")
+	case loc != nil:
+		res.Image, err = loc.Screenshot(playwright.LocatorScreenshotOptions{Type: typ, Scale: scale})
+	default:
+		res.Image, err = t.page.Screenshot(playwright.PageScreenshotOptions{Type: typ, FullPage: playwright.Bool(o.FullPage), Scale: scale})
 	}
 	if err != nil {
 		return nil, ss.explain(err)

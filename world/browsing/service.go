@@ -156,6 +156,12 @@ type Session struct {
 	netByReq map[playwright.Request]*NetworkRequest
 	dialog   playwright.Dialog
 	dialogCh chan struct{}
+	// chooser is a file chooser an action opened, waiting for
+	// browser_file_upload (modal.go).
+	chooser playwright.FileChooser
+	// consoleMark and networkMark are where the current tab's last
+	// navigation started in console and network.
+	consoleMark, networkMark int
 	// liveWS is ws, for Explain from any goroutine.
 	liveWS *world.Session
 	// ctxClosed is set when the context closed other than by reset
@@ -179,6 +185,9 @@ type tab struct {
 	gen  int   // its Playwright generation
 	// url and title last reported to the agent.
 	url, title string
+	// navError is why the last navigation failed, shown with the
+	// browser's error page (which headless Chromium leaves empty).
+	navError string
 }
 
 type pendingAction struct {
@@ -200,6 +209,8 @@ type NetworkRequest struct {
 	ResourceType string `json:"resourceType"`
 	Status       int    `json:"status,omitempty"`
 	Failure      string `json:"failure,omitempty"`
+	// req is the request, for its headers and bodies (RequestDetails).
+	req playwright.Request
 }
 
 const maxLog = 1000
@@ -236,7 +247,7 @@ func (ss *Session) reset() {
 	ss.ws, ss.bctx, ss.tabs, ss.cur, ss.pending = nil, nil, nil, 0, nil
 	ss.pageCh = nil
 	ss.logMu.Lock()
-	ss.dialog, ss.liveWS = nil, nil
+	ss.dialog, ss.liveWS, ss.chooser = nil, nil, nil
 	ss.logMu.Unlock()
 }
 
@@ -365,8 +376,12 @@ func (ss *Session) watch(p playwright.Page) {
 	})
 	p.OnRequest(func(r playwright.Request) {
 		ss.logMu.Lock()
+		if r.IsNavigationRequest() && r.Frame() == p.MainFrame() {
+			// A new document: "since the last navigation" starts here.
+			ss.consoleMark, ss.networkMark = len(ss.console), len(ss.network)
+		}
 		if len(ss.network) < maxLog {
-			nr := &NetworkRequest{Method: r.Method(), URL: r.URL(), ResourceType: r.ResourceType()}
+			nr := &NetworkRequest{Method: r.Method(), URL: r.URL(), ResourceType: r.ResourceType(), req: r}
 			ss.network = append(ss.network, nr)
 			ss.netByReq[r] = nr
 		}
@@ -392,6 +407,7 @@ func (ss *Session) watch(p playwright.Page) {
 		}
 		ss.logMu.Unlock()
 	})
+	ss.watchModal(p)
 	// A listener keeps dialogs open until the agent handles them
 	// (browser_handle_dialog); without one Playwright dismisses them.
 	p.OnDialog(func(d playwright.Dialog) {
