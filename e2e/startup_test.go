@@ -136,8 +136,9 @@ func TestFirstResponseTime(t *testing.T) {
 	t.Fatalf("exit %d, want 0\n%s\n%s", res.code, res.stdout, res.stderr)
 }
 
-// An MCP tool's failure says why as a step's does (world/pwerror): the
-// call log's lines, with what was waited for.
+// An MCP tool's failure says why in two lines (world/pwerror's reading
+// of the call log): Playwright's message with the reason, then the
+// target; or what was waited for.
 func TestMCPToolFailureSaysWhy(t *testing.T) {
 	dir := browserProject(t)
 	toml := string(mustRead(t, filepath.Join(dir, "ferridriver.toml"))) + "actionTimeout = 1000\n"
@@ -150,8 +151,8 @@ func TestMCPToolFailureSaysWhy(t *testing.T) {
 		args map[string]any
 		want []string
 	}{
-		{"browser_click", map[string]any{"ref": save, "element": "the Save button"}, []string{"Timeout 1000ms exceeded", "Call log (last lines):", "element is not enabled"}},
-		{"browser_wait_for", map[string]any{"text": "Never shown"}, []string{"Timeout 1000ms exceeded", "getByText('Never shown')"}},
+		{"browser_click", map[string]any{"ref": save, "element": "the Save button"}, []string{"Timeout 1000ms exceeded: element is not enabled\nTarget: role=button[name=\"Save\"]"}},
+		{"browser_wait_for", map[string]any{"text": "Never shown"}, []string{"Timeout 1000ms exceeded: no element matched while waiting for getByText('Never shown')"}},
 	} {
 		res := mcpCall(t, cs, tc.tool, tc.args)
 		text := resultText(res, 0)

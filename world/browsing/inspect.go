@@ -97,7 +97,12 @@ func reason(lines []string) string {
 		}
 		return l
 	}
-	if len(lines) > 0 && strings.HasPrefix(lines[0], "waiting for locator") {
+	if len(lines) > 0 && strings.HasPrefix(lines[0], "waiting for ") {
+		for _, l := range lines {
+			if strings.Contains(l, "resolved to") {
+				return strings.TrimSpace(lines[0])
+			}
+		}
 		return "no element matched while " + strings.TrimSpace(lines[0])
 	}
 	return ""

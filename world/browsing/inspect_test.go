@@ -15,6 +15,8 @@ func TestAgentMessage(t *testing.T) {
 			"#nope", "Timeout 5000ms exceeded: no element matched while waiting for locator('#nope')\nTarget: #nope"},
 		{"covered", "Timeout 5000ms exceeded.\nCall log:\n  - waiting for locator('#b')\n    - locator resolved to <button id=\"b\">B</button>\n  - attempting click action\n    - waiting for element to be visible, enabled and stable\n    - element is visible, enabled and stable\n    - scrolling into view if needed\n    - done scrolling\n    - <div id=\"cover\"></div> intercepts pointer events\n  - retrying click action",
 			"", "Timeout 5000ms exceeded: <div id=\"cover\"></div> intercepts pointer events"},
+		{"text never shown", "playwright: timeout: Timeout 1000ms exceeded.\nCall log:\n  - waiting for getByText('Never shown').first() to be visible",
+			"", "Timeout 1000ms exceeded: no element matched while waiting for getByText('Never shown').first() to be visible"},
 		{"navigation", "Frame.Goto http://127.0.0.1:1/: playwright: net::ERR_UNSAFE_PORT at http://127.0.0.1:1/\nCall log:\n  - navigating to \"http://127.0.0.1:1/\", waiting until \"load\"",
 			"", "net::ERR_UNSAFE_PORT at http://127.0.0.1:1/"},
 	} {
