@@ -125,7 +125,7 @@ func TestEveryPlaywrightMCPArgumentIsDeclared(t *testing.T) {
 			b, _ := json.Marshal(tl.InputSchema)
 			var s struct {
 				Properties map[string]json.RawMessage `json:"properties"`
-				Required   []string                  `json:"required"`
+				Required   []string                   `json:"required"`
 			}
 			if err := json.Unmarshal(b, &s); err != nil {
 				t.Fatal(err)
