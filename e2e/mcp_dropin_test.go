@@ -65,7 +65,7 @@ func dropinProject(t *testing.T) string {
 // state...): every call succeeds.
 func TestMCPPlaywrightStyleCalls(t *testing.T) {
 	dir := dropinProject(t)
-	c := startTSClient(t, "stdio", binary, dir, "--caps", "vision,pdf")
+	c := startTSClient(t, "stdio", binary, dir, "--caps", "vision,pdf,network,storage")
 	page := c.ok("browser_navigate", map[string]any{"url": "/"})
 	ref := regexp.MustCompile(`textbox "Customer" \[ref=(e\d+)\]`).FindStringSubmatch(page)
 	if ref == nil {
@@ -123,6 +123,33 @@ func TestMCPPlaywrightStyleCalls(t *testing.T) {
 		{"browser_mouse_up", map[string]any{"button": "left"}, ""},
 		{"browser_mouse_drag_xy", map[string]any{"startX": 5, "startY": 5, "endX": 20, "endY": 20}, ""},
 		{"browser_pdf_save", map[string]any{"filename": "out/page.pdf"}, "Saved to out/page.pdf"},
+		{"browser_route", map[string]any{"pattern": "**/api/mock", "status": 200, "body": `{"mocked":true}`, "contentType": "application/json"}, ""},
+		{"browser_route", map[string]any{"pattern": "**/api/orders", "headers": []any{"X-Test: 1"}, "removeHeaders": "accept-language"}, ""},
+		{"browser_route_list", map[string]any{}, "**/api/mock"},
+		{"browser_evaluate", map[string]any{"function": "async () => (await fetch('/api/mock')).text()"}, "mocked"},
+		{"browser_unroute", map[string]any{"pattern": "**/api/mock"}, ""},
+		{"browser_unroute", map[string]any{}, ""},
+		{"browser_network_state_set", map[string]any{"state": "offline"}, ""},
+		{"browser_network_state_set", map[string]any{"state": "online"}, ""},
+		{"browser_cookie_set", map[string]any{"name": "flavour", "value": "oat", "path": "/", "httpOnly": true, "secure": false, "sameSite": "Lax"}, ""},
+		{"browser_cookie_get", map[string]any{"name": "flavour"}, "flavour=oat"},
+		{"browser_cookie_list", map[string]any{"domain": "127.0.0.1"}, "flavour=oat"},
+		{"browser_localstorage_set", map[string]any{"key": "theme", "value": "dark"}, ""},
+		{"browser_localstorage_get", map[string]any{"key": "theme"}, "dark"},
+		{"browser_localstorage_list", map[string]any{}, "theme=dark"},
+		{"browser_sessionstorage_set", map[string]any{"key": "step", "value": "2"}, ""},
+		{"browser_sessionstorage_get", map[string]any{"key": "step"}, "2"},
+		{"browser_sessionstorage_list", map[string]any{}, "step=2"},
+		{"browser_sessionstorage_delete", map[string]any{"key": "step"}, ""},
+		{"browser_sessionstorage_clear", map[string]any{}, ""},
+		{"browser_storage_state", map[string]any{"filename": "out/state.json"}, "Saved to out/state.json"},
+		{"browser_localstorage_delete", map[string]any{"key": "theme"}, ""},
+		{"browser_localstorage_clear", map[string]any{}, ""},
+		{"browser_cookie_delete", map[string]any{"name": "flavour"}, ""},
+		{"browser_cookie_clear", map[string]any{}, ""},
+		{"browser_set_storage_state", map[string]any{"filename": "out/state.json"}, ""},
+		{"browser_localstorage_get", map[string]any{"key": "theme"}, "dark"},
+		{"browser_cookie_get", map[string]any{"name": "flavour"}, "flavour=oat"},
 		{"browser_tabs", map[string]any{"action": "new", "url": "/other"}, "Other"},
 		{"browser_tabs", map[string]any{"action": "list"}, "Tabs:"},
 		{"browser_tabs", map[string]any{"action": "select", "index": 0}, ""},

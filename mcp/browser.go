@@ -363,6 +363,7 @@ func (s *Server) addBrowserTools() {
 	s.addVerifyTools()
 	s.addInspectTools()
 	s.addVisionTools()
+	s.addStorageTools()
 	s.addExportTool()
 	s.addRunBDDTool()
 	if s.caps["script"] {

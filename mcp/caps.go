@@ -20,14 +20,19 @@ var capGroups = map[string][]string{
 	// Off by default (@playwright/mcp's --caps names).
 	"vision": {"browser_mouse_move_xy", "browser_mouse_click_xy", "browser_mouse_drag_xy",
 		"browser_mouse_down", "browser_mouse_up", "browser_mouse_wheel"},
-	"pdf": {"browser_pdf_save"},
+	"pdf":     {"browser_pdf_save"},
+	"network": {"browser_route", "browser_route_list", "browser_unroute", "browser_network_state_set"},
+	"storage": {"browser_cookie_list", "browser_cookie_get", "browser_cookie_set", "browser_cookie_delete", "browser_cookie_clear",
+		"browser_localstorage_list", "browser_localstorage_get", "browser_localstorage_set", "browser_localstorage_delete", "browser_localstorage_clear",
+		"browser_sessionstorage_list", "browser_sessionstorage_get", "browser_sessionstorage_set", "browser_sessionstorage_delete", "browser_sessionstorage_clear",
+		"browser_storage_state", "browser_set_storage_state"},
 }
 
 // defaultCaps are the groups on without --caps.
 var defaultCaps = []string{"testing", "bdd", "script"}
 
 // notOffered are @playwright/mcp groups ferridriver does not serve.
-var notOffered = map[string]bool{"network": true, "storage": true, "devtools": true, "config": true}
+var notOffered = map[string]bool{"devtools": true, "config": true}
 
 // ResolveCaps turns --caps items into the set of groups on: "name" adds a
 // group, "-name" leaves one out; "core" (always on) and @playwright/mcp's

@@ -71,7 +71,7 @@ type Options struct {
 	MemoryLimit int64
 	// NoRunScript leaves the run_script built-in out.
 	NoRunScript bool
-	// Caps turns tool groups on ("vision", "pdf") or off ("-testing",
+	// Caps turns tool groups on ("vision", "pdf", "network", "storage") or off ("-testing",
 	// "-bdd", "-script"), as ResolveCaps reads them; nil: the default
 	// groups (testing, bdd, script).
 	Caps []string

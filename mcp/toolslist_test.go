@@ -64,6 +64,29 @@ var playwrightMCPCapsTools = map[string][]string{
 	"browser_mouse_up":       {"button"},
 	"browser_mouse_wheel":    {"deltaX", "deltaY"},
 	"browser_pdf_save":       {"filename"},
+	// --caps network
+	"browser_route":             {"pattern", "status", "body", "contentType", "headers", "removeHeaders"},
+	"browser_route_list":        {},
+	"browser_unroute":           {"pattern"},
+	"browser_network_state_set": {"state"},
+	// --caps storage
+	"browser_cookie_list":           {"domain", "path"},
+	"browser_cookie_get":            {"name"},
+	"browser_cookie_set":            {"name", "value", "domain", "path", "expires", "httpOnly", "secure", "sameSite"},
+	"browser_cookie_delete":         {"name"},
+	"browser_cookie_clear":          {},
+	"browser_localstorage_list":     {},
+	"browser_localstorage_get":      {"key"},
+	"browser_localstorage_set":      {"key", "value"},
+	"browser_localstorage_delete":   {"key"},
+	"browser_localstorage_clear":    {},
+	"browser_sessionstorage_list":   {},
+	"browser_sessionstorage_get":    {"key"},
+	"browser_sessionstorage_set":    {"key", "value"},
+	"browser_sessionstorage_delete": {"key"},
+	"browser_sessionstorage_clear":  {},
+	"browser_storage_state":         {"filename"},
+	"browser_set_storage_state":     {"filename"},
 }
 
 // listTools returns the tools/list of a server with the browser tools and
@@ -149,7 +172,7 @@ func TestEveryPlaywrightMCPArgumentIsDeclared(t *testing.T) {
 			t.Errorf("%s is offered without --caps", name)
 		}
 	}
-	withCaps, _ := listTools(t, Options{Caps: []string{"vision,pdf"}})
+	withCaps, _ := listTools(t, Options{Caps: []string{"vision,pdf", "network", "storage"}})
 	check(withCaps, playwrightMCPCapsTools)
 }
 
@@ -163,7 +186,8 @@ func TestResolveCaps(t *testing.T) {
 		{[]string{"vision", "pdf"}, []string{"vision", "pdf", "testing"}, nil, ""},
 		{[]string{"-testing,-bdd", "core,tabs"}, []string{"script"}, []string{"testing", "bdd"}, ""},
 		{[]string{"-verify"}, nil, []string{"testing"}, ""},
-		{[]string{"network"}, nil, nil, "does not offer @playwright/mcp's network tools"},
+		{[]string{"devtools"}, nil, nil, "does not offer @playwright/mcp's devtools tools"},
+		{[]string{"network,storage"}, []string{"network", "storage"}, nil, ""},
 		{[]string{"bogus"}, nil, nil, `unknown group`},
 	} {
 		got, err := ResolveCaps(c.in)

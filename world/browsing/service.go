@@ -148,6 +148,8 @@ type Session struct {
 	pending *pendingAction
 	// pageCh is signalled when the context opens a page.
 	pageCh chan struct{}
+	// routes are the context's mocks by pattern (storage.go).
+	routes map[string]Mock
 
 	// Written by the browser's event handlers, so under logMu:
 	logMu    sync.Mutex
@@ -244,7 +246,7 @@ func (ss *Session) reset() {
 		go func() { _, _ = ws.Close(false) }()
 		ss.svc.releaseContext()
 	}
-	ss.ws, ss.bctx, ss.tabs, ss.cur, ss.pending = nil, nil, nil, 0, nil
+	ss.ws, ss.bctx, ss.tabs, ss.cur, ss.pending, ss.routes = nil, nil, nil, 0, nil, nil
 	ss.pageCh = nil
 	ss.logMu.Lock()
 	ss.dialog, ss.liveWS, ss.chooser = nil, nil, nil
