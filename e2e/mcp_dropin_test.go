@@ -65,7 +65,7 @@ func dropinProject(t *testing.T) string {
 // state...): every call succeeds.
 func TestMCPPlaywrightStyleCalls(t *testing.T) {
 	dir := dropinProject(t)
-	c := startTSClient(t, "stdio", binary, dir, "--caps", "vision,pdf,network,storage")
+	c := startTSClient(t, "stdio", binary, dir, "--caps", "vision,pdf,network,storage,devtools")
 	page := c.ok("browser_navigate", map[string]any{"url": "/"})
 	ref := regexp.MustCompile(`textbox "Customer" \[ref=(e\d+)\]`).FindStringSubmatch(page)
 	if ref == nil {
@@ -150,6 +150,12 @@ func TestMCPPlaywrightStyleCalls(t *testing.T) {
 		{"browser_set_storage_state", map[string]any{"filename": "out/state.json"}, ""},
 		{"browser_localstorage_get", map[string]any{"key": "theme"}, "dark"},
 		{"browser_cookie_get", map[string]any{"name": "flavour"}, "flavour=oat"},
+		{"browser_start_tracing", map[string]any{}, ""},
+		{"browser_highlight", map[string]any{"element": "Save", "target": "#save", "style": "outline-color: blue"}, ""},
+		{"browser_evaluate", map[string]any{"function": "() => document.querySelectorAll('[data-ferridriver-highlight]').length"}, "1"},
+		{"browser_hide_highlight", map[string]any{"element": "Save", "target": "#save"}, ""},
+		{"browser_evaluate", map[string]any{"function": "() => document.querySelectorAll('[data-ferridriver-highlight]').length"}, "0"},
+		{"browser_stop_tracing", map[string]any{"filename": "out/trace.zip"}, "Saved to out/trace.zip"},
 		{"browser_tabs", map[string]any{"action": "new", "url": "/other"}, "Other"},
 		{"browser_tabs", map[string]any{"action": "list"}, "Tabs:"},
 		{"browser_tabs", map[string]any{"action": "select", "index": 0}, ""},
@@ -174,7 +180,7 @@ func TestMCPPlaywrightStyleCalls(t *testing.T) {
 			}
 		}
 	}
-	for _, f := range []string{"out/page.yml", "out/value.json", "out/page.webp", "out/page.pdf"} {
+	for _, f := range []string{"out/page.yml", "out/value.json", "out/page.webp", "out/page.pdf", "out/state.json", "out/trace.zip"} {
 		if fi, err := os.Stat(filepath.Join(dir, f)); err != nil || fi.Size() == 0 {
 			t.Errorf("%s was not written: %v", f, err)
 		}

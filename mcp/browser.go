@@ -364,6 +364,7 @@ func (s *Server) addBrowserTools() {
 	s.addInspectTools()
 	s.addVisionTools()
 	s.addStorageTools()
+	s.addDevtoolsTools()
 	s.addExportTool()
 	s.addRunBDDTool()
 	if s.caps["script"] {

@@ -210,3 +210,56 @@ func (s *Server) addStorageTools() {
 		return done(ss.SetStorageState(ctx, []byte(data)))
 	})
 }
+
+type traceArgs struct {
+	common
+	Filename string `json:"filename"`
+}
+
+type highlightArgs struct {
+	common
+	targetArgs
+	Style string `json:"style"`
+}
+
+// addDevtoolsTools adds the part of @playwright/mcp's devtools group
+// that ferridriver has (tracing, highlights) and its config group.
+func (s *Server) addDevtoolsTools() {
+	s.browserTool(&sdk.Tool{
+		Name: "browser_start_tracing", Title: "Start tracing", Description: "Starts a Playwright trace of the session (screenshots, DOM snapshots).",
+		InputSchema: schema(nil), Annotations: annRead,
+	}, func() any { return &traceArgs{} }, func(ctx context.Context, ss *browsing.Session, a any) (*sdk.CallToolResult, error) {
+		return done(ss.StartTracing(ctx))
+	})
+	s.browserTool(&sdk.Tool{
+		Name: "browser_stop_tracing", Title: "Stop tracing", Description: "Stops the trace and saves it to filename (in the project; default trace-<time>.zip).",
+		InputSchema: schema(nil, map[string]any{"filename": str}), Annotations: annRead,
+	}, func() any { return &traceArgs{} }, func(ctx context.Context, ss *browsing.Session, a any) (*sdk.CallToolResult, error) {
+		name := a.(*traceArgs).Filename
+		if name == "" {
+			name = fmt.Sprintf("trace-%s.zip", time.Now().UTC().Format("2006-01-02T15-04-05Z"))
+		}
+		path, err := s.outputPath(name)
+		if err != nil {
+			return nil, err
+		}
+		if err := ss.StopTracing(ctx, path); err != nil {
+			return nil, err
+		}
+		return textOnly("Saved to " + name + " (npx playwright show-trace " + name + ")"), nil
+	})
+	s.browserTool(&sdk.Tool{
+		Name: "browser_highlight", Title: "Highlight element", Description: "Draws an overlay around an element (style: extra CSS).",
+		InputSchema: schema(nil, targetProps, map[string]any{"style": str}), Annotations: annRead,
+	}, func() any { return &highlightArgs{} }, func(ctx context.Context, ss *browsing.Session, a any) (*sdk.CallToolResult, error) {
+		in := a.(*highlightArgs)
+		return done(ss.Highlight(ctx, in.target(), in.Style, true))
+	})
+	s.browserTool(&sdk.Tool{
+		Name: "browser_hide_highlight", Title: "Hide element highlight", Description: "Removes the overlay of an element, or all.",
+		InputSchema: schema(nil, targetProps), Annotations: annRead,
+	}, func() any { return &highlightArgs{} }, func(ctx context.Context, ss *browsing.Session, a any) (*sdk.CallToolResult, error) {
+		in := a.(*highlightArgs)
+		return done(ss.Highlight(ctx, in.target(), "", false))
+	})
+}

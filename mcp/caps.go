@@ -26,13 +26,17 @@ var capGroups = map[string][]string{
 		"browser_localstorage_list", "browser_localstorage_get", "browser_localstorage_set", "browser_localstorage_delete", "browser_localstorage_clear",
 		"browser_sessionstorage_list", "browser_sessionstorage_get", "browser_sessionstorage_set", "browser_sessionstorage_delete", "browser_sessionstorage_clear",
 		"browser_storage_state", "browser_set_storage_state"},
+	// Part of @playwright/mcp's devtools group (see notOffered).
+	"devtools": {"browser_start_tracing", "browser_stop_tracing", "browser_highlight", "browser_hide_highlight"},
 }
 
 // defaultCaps are the groups on without --caps.
 var defaultCaps = []string{"testing", "bdd", "script"}
 
-// notOffered are @playwright/mcp groups ferridriver does not serve.
-var notOffered = map[string]bool{"devtools": true, "config": true}
+// notOffered are @playwright/mcp groups ferridriver does not serve
+// (devtools' video, recording, annotate and resume tools are not served
+// either).
+var notOffered = map[string]bool{"config": true}
 
 // ResolveCaps turns --caps items into the set of groups on: "name" adds a
 // group, "-name" leaves one out; "core" (always on) and @playwright/mcp's

@@ -87,6 +87,11 @@ var playwrightMCPCapsTools = map[string][]string{
 	"browser_sessionstorage_clear":  {},
 	"browser_storage_state":         {"filename"},
 	"browser_set_storage_state":     {"filename"},
+	// --caps devtools (part)
+	"browser_start_tracing":  {},
+	"browser_stop_tracing":   {},
+	"browser_highlight":      {"element", "target", "style"},
+	"browser_hide_highlight": {"element", "target"},
 }
 
 // listTools returns the tools/list of a server with the browser tools and
@@ -172,7 +177,7 @@ func TestEveryPlaywrightMCPArgumentIsDeclared(t *testing.T) {
 			t.Errorf("%s is offered without --caps", name)
 		}
 	}
-	withCaps, _ := listTools(t, Options{Caps: []string{"vision,pdf", "network", "storage"}})
+	withCaps, _ := listTools(t, Options{Caps: []string{"vision,pdf", "network", "storage", "devtools"}})
 	check(withCaps, playwrightMCPCapsTools)
 }
 
@@ -186,7 +191,7 @@ func TestResolveCaps(t *testing.T) {
 		{[]string{"vision", "pdf"}, []string{"vision", "pdf", "testing"}, nil, ""},
 		{[]string{"-testing,-bdd", "core,tabs"}, []string{"script"}, []string{"testing", "bdd"}, ""},
 		{[]string{"-verify"}, nil, []string{"testing"}, ""},
-		{[]string{"devtools"}, nil, nil, "does not offer @playwright/mcp's devtools tools"},
+		{[]string{"config"}, nil, nil, "does not offer @playwright/mcp's config tools"},
 		{[]string{"network,storage"}, []string{"network", "storage"}, nil, ""},
 		{[]string{"bogus"}, nil, nil, `unknown group`},
 	} {

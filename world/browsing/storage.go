@@ -331,3 +331,60 @@ func (ss *Session) SetOffline(ctx context.Context, offline bool) error {
 	}
 	return ss.explain(ss.bctx.SetOffline(offline))
 }
+
+// StartTracing starts a Playwright trace of the session's context
+// (screenshots and DOM snapshots).
+func (ss *Session) StartTracing(ctx context.Context) error {
+	if _, err := ss.current(ctx); err != nil {
+		return err
+	}
+	return ss.explain(ss.bctx.Tracing().Start(playwright.TracingStartOptions{Screenshots: playwright.Bool(true), Snapshots: playwright.Bool(true)}))
+}
+
+// StopTracing stops the trace and writes it to path (a zip that
+// `npx playwright show-trace` opens).
+func (ss *Session) StopTracing(ctx context.Context, path string) error {
+	if _, err := ss.current(ctx); err != nil {
+		return err
+	}
+	return ss.explain(ss.bctx.Tracing().Stop(path))
+}
+
+// highlightJS draws (or, with show false, removes) an overlay around the
+// element, named by key.
+const highlightJS = `(el, [key, style, show]) => {
+  for (const d of document.querySelectorAll('[data-ferridriver-highlight]'))
+    if (!key || d.dataset.ferridriverHighlight === key) d.remove();
+  if (!show) return;
+  const r = el.getBoundingClientRect();
+  const d = document.createElement('div');
+  d.dataset.ferridriverHighlight = key;
+  d.style.cssText = 'position:absolute;left:' + (r.x + scrollX) + 'px;top:' + (r.y + scrollY) + 'px;width:' + r.width + 'px;height:' + r.height +
+    'px;outline:2px solid #e0245e;pointer-events:none;z-index:2147483647;' + (style || '');
+  document.documentElement.appendChild(d);
+}`
+
+// Highlight shows (show) or hides an overlay around the element tg;
+// hiding with no element removes every overlay.
+func (ss *Session) Highlight(ctx context.Context, tg Target, style string, show bool) error {
+	t, err := ss.current(ctx)
+	if err != nil {
+		return err
+	}
+	if tg.empty() {
+		if show {
+			return errors.New("name the element to highlight (target)")
+		}
+		_, err := t.page.Evaluate(`() => { for (const d of document.querySelectorAll('[data-ferridriver-highlight]')) d.remove(); }`)
+		return ss.explain(err)
+	}
+	loc, rt, err := ss.locate(t, tg)
+	if err != nil {
+		return err
+	}
+	_, err = loc.Evaluate(highlightJS, []interface{}{rt.sel, style, show})
+	if err != nil {
+		return errors.New(agentMessage(err, label(tg, rt)))
+	}
+	return nil
+}
