@@ -65,7 +65,7 @@ func dropinProject(t *testing.T) string {
 // state...): every call succeeds.
 func TestMCPPlaywrightStyleCalls(t *testing.T) {
 	dir := dropinProject(t)
-	c := startTSClient(t, "stdio", binary, dir, "--caps", "vision,pdf,network,storage,devtools")
+	c := startTSClient(t, "stdio", binary, dir, "--caps", "vision,pdf,network,storage,devtools", "--allow-read", ".")
 	page := c.ok("browser_navigate", map[string]any{"url": "/"})
 	ref := regexp.MustCompile(`textbox "Customer" \[ref=(e\d+)\]`).FindStringSubmatch(page)
 	if ref == nil {
@@ -196,7 +196,7 @@ func TestMCPPlaywrightStyleCalls(t *testing.T) {
 // cancels one.
 func TestMCPFileChooserIsAModalState(t *testing.T) {
 	dir := dropinProject(t)
-	c := startTSClient(t, "stdio", binary, dir)
+	c := startTSClient(t, "stdio", binary, dir, "--allow-read", ".")
 	c.ok("browser_navigate", map[string]any{"url": "/"})
 	opened := c.ok("browser_click", map[string]any{"element": "Attach", "target": "#attach"})
 	if !strings.Contains(opened, "Modal state: a file chooser opened") || !strings.Contains(opened, "browser_file_upload") {
