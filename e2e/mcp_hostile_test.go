@@ -184,8 +184,10 @@ func TestMCPMalformedFramesGetErrorsAndTheServerCarriesOn(t *testing.T) {
 
 func itoa(i int) string { b, _ := json.Marshal(i); return string(b) }
 
-// Closing stdin while a handler spins ends the server within a second or
-// two, not at --timeout (issue 17, item 4).
+// Closing stdin while a handler spins ends the server within seconds, not
+// at --timeout (issue 17, item 4). The browser the server launched at start
+// (perhaps still launching) closes with it, which a loaded machine makes
+// take a few seconds.
 func TestMCPStdinEOFDuringASpinningCallExits(t *testing.T) {
 	m := startRawMCP(t)
 	m.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"spin","arguments":{}}}`)
@@ -196,7 +198,7 @@ func TestMCPStdinEOFDuringASpinningCallExits(t *testing.T) {
 	go func() { done <- m.cmd.Wait() }()
 	select {
 	case <-done:
-		if took := time.Since(start); took > 3*time.Second {
+		if took := time.Since(start); took > 6*time.Second {
 			t.Fatalf("the server took %s to exit after EOF", took)
 		}
 	case <-time.After(20 * time.Second):
