@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"syscall"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -48,7 +49,15 @@ func (s *Server) saveOutput(name string, data []byte) (*sdk.CallToolResult, erro
 	if err != nil {
 		return nil, err
 	}
-	if err := os.WriteFile(path, data, 0o644); err != nil {
+	// O_NOFOLLOW: the name may have become a link since outputPath looked.
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC|syscall.O_NOFOLLOW, 0o644)
+	if err == nil {
+		_, err = f.Write(data)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+	}
+	if err != nil {
 		return nil, errors.New("writing " + name + ": " + err.Error())
 	}
 	return textOnly(fmt.Sprintf("Saved to %s (%d bytes)", name, len(data))), nil
