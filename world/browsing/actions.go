@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/playwright-community/playwright-go"
@@ -242,6 +243,9 @@ type op struct {
 	mode  SnapMode
 	// mayOpenTab: wait a moment for a tab the action may open.
 	mayOpenTab bool
+	// opensTab, when do sets it, says the action is known to open a tab
+	// (a target=_blank link, a modifier click): the wait for it is longer.
+	opensTab *atomic.Bool
 	// typed is the text typed into each element addressed by ref: the
 	// changes leave out a line that only shows it (withoutEcho).
 	typed map[string]string
@@ -295,9 +299,13 @@ func (ss *Session) perform(ctx context.Context, o op) (*Result, error) {
 			return nil, ss.failed(ctx, err, o)
 		}
 		if o.mayOpenTab && pageCh != nil {
+			wait := popupWait
+			if o.opensTab != nil && o.opensTab.Load() {
+				wait = knownTabWait
+			}
 			select {
 			case <-pageCh:
-			case <-time.After(popupWait):
+			case <-time.After(wait):
 			}
 		}
 		ss.awaitChooser(res, o.mayOpenTab)
@@ -562,7 +570,13 @@ func (ss *Session) Click(ctx context.Context, tg Target, o ClickOptions, mode Sn
 	default:
 		p.steps = []Step{actionStep(phr, rt.sel)}
 	}
+	p.opensTab = new(atomic.Bool)
 	p.do = func() error {
+		if o.Button == "middle" || slices.ContainsFunc(o.Modifiers, func(m string) bool { return m == "Control" || m == "ControlOrMeta" || m == "Meta" || m == "Shift" }) {
+			p.opensTab.Store(true)
+		} else if v, err := loc.Evaluate(opensTabJS, nil, playwright.LocatorEvaluateOptions{Timeout: playwright.Float(1000)}); err == nil && v == true {
+			p.opensTab.Store(true)
+		}
 		if o.Double {
 			return loc.Dblclick(playwright.LocatorDblclickOptions{Button: opts.Button, Modifiers: opts.Modifiers})
 		}
@@ -570,6 +584,13 @@ func (ss *Session) Click(ctx context.Context, tg Target, o ClickOptions, mode Sn
 	}
 	return ss.perform(ctx, p)
 }
+
+// opensTabJS says whether a click on the element opens a new tab: a link
+// or a form's submit with a target other than the current browsing context.
+const opensTabJS = `el => {
+  const t = el.closest('a[target], area[target]')?.target ?? el.form?.target ?? ''
+  return t !== '' && !['_self', '_parent', '_top'].includes(t.toLowerCase())
+}`
 
 // element resolves tg on the current tab.
 func (ss *Session) element(ctx context.Context, tg Target) (*tab, playwright.Locator, target, error) {

@@ -177,6 +177,11 @@ type Session struct {
 // that the result can say so.
 const popupWait = 300 * time.Millisecond
 
+// knownTabWait is how long a click that is known to open a tab (a
+// target=_blank link) waits for it: on a loaded machine the tab may take
+// seconds to appear.
+const knownTabWait = 5 * time.Second
+
 // Name is the session's name.
 func (ss *Session) Name() string { return ss.name }
 
