@@ -11,7 +11,11 @@
 #    (chromium-headless-shell), which headless runs use when it is there,
 #    as Playwright does: optional, so failing to get it only warns.
 # 2. Node.js (runs the Playwright driver): apt-get install nodejs likewise.
-# 3. The Playwright driver (npm playwright-core) via `$BIN install`, which
+# 3. ffmpeg, which Playwright's video recording runs (recordVideo, [browser]
+#    video): Debian's ffmpeg with apt-get likewise, if none is on PATH
+#    (optional: failing to get it only warns; `$BIN install` then puts the
+#    wrapper where the driver looks for Playwright's own ffmpeg build).
+# 4. The Playwright driver (npm playwright-core) via `$BIN install`, which
 #    downloads it from the npm registry into the cache only if missing and
 #    prints what it found.
 set -eu
@@ -89,6 +93,14 @@ if [ -z "${FERRIDRIVER_NODE:-}" ] && ! command -v node >/dev/null 2>&1; then
 	else
 		say "node (Node.js 18+) is not on PATH: install it, or set FERRIDRIVER_NODE"
 		exit 1
+	fi
+fi
+
+if ! command -v ffmpeg >/dev/null 2>&1; then
+	if can_apt; then
+		apt_install ffmpeg || say "could not install ffmpeg; video recording will not work"
+	else
+		say "no ffmpeg on PATH: video recording (recordVideo) needs it (Debian/Ubuntu: apt-get install -y ffmpeg)"
 	fi
 fi
 

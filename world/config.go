@@ -50,7 +50,15 @@ type Config struct {
 	Screenshot Mode `mapstructure:"screenshot" json:"screenshot,omitempty" toml:"screenshot,omitempty"`
 	// Trace is ModeOff (the default), ModeOn or ModeRetainOnFailure.
 	Trace Mode `mapstructure:"trace" json:"trace,omitempty" toml:"trace,omitempty"`
-	// OutputDir receives trace zips (default "test-results", as Playwright).
+	// Video is ModeOff (the default), ModeOn or ModeRetainOnFailure: each
+	// test case's own context records a video of its pages (Playwright's
+	// `use: { video }`), kept in OutputDir/videos and linked from the
+	// report. Needs ffmpeg (see install.EnsureFFmpeg).
+	Video Mode `mapstructure:"video" json:"video,omitempty" toml:"video,omitempty"`
+	// VideoSize is the size of those videos; nil = Playwright's default
+	// (the viewport scaled down to fit 800x800).
+	VideoSize *Viewport `mapstructure:"videoSize" json:"videoSize,omitempty" toml:"videoSize,omitempty"`
+	// OutputDir receives trace zips and videos (default "test-results", as Playwright).
 	OutputDir string `mapstructure:"outputDir" json:"outputDir,omitempty" toml:"outputDir,omitempty"`
 
 	// Connect is the WebSocket endpoint of a Playwright browser server
@@ -86,16 +94,16 @@ type Viewport struct {
 	Height int `mapstructure:"height" json:"height" toml:"height"`
 }
 
-// Mode is a screenshot or trace mode: the value of [browser] screenshot
-// and trace.
+// Mode is a screenshot, trace or video mode: the value of [browser]
+// screenshot, trace and video.
 type Mode string
 
-// Screenshot and trace modes.
+// Screenshot, trace and video modes.
 const (
 	ModeOff             Mode = "off"
 	ModeOn              Mode = "on"
 	ModeOnlyOnFailure   Mode = "only-on-failure"   // screenshot only
-	ModeRetainOnFailure Mode = "retain-on-failure" // trace only
+	ModeRetainOnFailure Mode = "retain-on-failure" // trace and video only
 )
 
 // DefaultViewport is used when Config.Viewport is nil.
@@ -160,6 +168,14 @@ func (c *Config) Validate() error {
 	default:
 		bad("trace", "%q (want off, on or retain-on-failure)", c.Trace)
 	}
+	switch c.VideoMode() {
+	case ModeOff, ModeOn, ModeRetainOnFailure:
+	default:
+		bad("video", "%q (want off, on or retain-on-failure)", c.Video)
+	}
+	if c.VideoSize != nil && (c.VideoSize.Width <= 0 || c.VideoSize.Height <= 0) {
+		bad("videoSize", "width and height must be positive, got %dx%d", c.VideoSize.Width, c.VideoSize.Height)
+	}
 	return errors.Join(errs...)
 }
 
@@ -188,6 +204,14 @@ func (c *Config) TraceMode() Mode {
 		return ModeOff
 	}
 	return c.Trace
+}
+
+// VideoMode is Video with its default applied.
+func (c *Config) VideoMode() Mode {
+	if c.Video == "" {
+		return ModeOff
+	}
+	return c.Video
 }
 
 // ViewportSize is Viewport with its default applied.

@@ -14,7 +14,7 @@ func TestConfigDefaults(t *testing.T) {
 		t.Fatalf("the zero Config must be valid: %v", err)
 	}
 	if c.BrowserName() != "chromium" || !c.IsHeadless() || c.ScreenshotMode() != ModeOnlyOnFailure ||
-		c.TraceMode() != ModeOff || c.ViewportSize() != (Viewport{1280, 720}) {
+		c.TraceMode() != ModeOff || c.VideoMode() != ModeOff || c.ViewportSize() != (Viewport{1280, 720}) {
 		t.Errorf("defaults: %s headless=%v %s %s %v", c.BrowserName(), c.IsHeadless(), c.ScreenshotMode(), c.TraceMode(), c.ViewportSize())
 	}
 	headed := false
@@ -27,21 +27,23 @@ func TestConfigDefaults(t *testing.T) {
 func TestConfigValidate(t *testing.T) {
 	neg := -1.0
 	cases := map[string]Config{
-		`[browser] browser: "safari"`:                                          {Browser: "safari"},
-		"[browser] channel":                                                    {Browser: "firefox", Channel: "chrome"},
-		"[browser] slowMo":                                                     {SlowMo: -5},
-		"[browser] viewport":                                                   {Viewport: &Viewport{Width: 0, Height: 10}},
-		"[browser] colorScheme":                                                {ColorScheme: "purple"},
-		"[browser] baseURL":                                                    {BaseURL: "localhost:3000"},
-		"[browser] actionTimeout":                                              {ActionTimeout: &neg},
-		"[browser] navigationTimeout":                                          {NavigationTimeout: &neg},
-		`[browser] screenshot: "only-on-success"`:                              {Screenshot: "only-on-success"},
-		`[browser] trace: "on-first-retry" (want of`:                           {Trace: "on-first-retry"},
-		"[browser] connect: and connectOverCDP are both set":                   {Connect: "ws://a:1/", ConnectOverCDP: "http://b:2"},
-		`[browser] connect: "http://a:1" is not a WebSocket URL`:               {Connect: "http://a:1"},
-		`[browser] connectOverCDP: "b:9222" is not a URL`:                      {ConnectOverCDP: "b:9222"},
-		"[browser] exposeNetwork: only applies to a Playwright browser server": {ConnectOverCDP: "http://b:2", ExposeNetwork: "<loopback>"},
-		"[browser] connectTimeout":                                             {ConnectTimeout: &neg},
+		`[browser] browser: "safari"`:                                           {Browser: "safari"},
+		"[browser] channel":                                                     {Browser: "firefox", Channel: "chrome"},
+		"[browser] slowMo":                                                      {SlowMo: -5},
+		"[browser] viewport":                                                    {Viewport: &Viewport{Width: 0, Height: 10}},
+		"[browser] colorScheme":                                                 {ColorScheme: "purple"},
+		"[browser] baseURL":                                                     {BaseURL: "localhost:3000"},
+		"[browser] actionTimeout":                                               {ActionTimeout: &neg},
+		"[browser] navigationTimeout":                                           {NavigationTimeout: &neg},
+		`[browser] screenshot: "only-on-success"`:                               {Screenshot: "only-on-success"},
+		`[browser] trace: "on-first-retry" (want of`:                            {Trace: "on-first-retry"},
+		"[browser] connect: and connectOverCDP are both set":                    {Connect: "ws://a:1/", ConnectOverCDP: "http://b:2"},
+		`[browser] connect: "http://a:1" is not a WebSocket URL`:                {Connect: "http://a:1"},
+		`[browser] connectOverCDP: "b:9222" is not a URL`:                       {ConnectOverCDP: "b:9222"},
+		"[browser] exposeNetwork: only applies to a Playwright browser server":  {ConnectOverCDP: "http://b:2", ExposeNetwork: "<loopback>"},
+		"[browser] connectTimeout":                                              {ConnectTimeout: &neg},
+		`[browser] video: "on-first-retry" (want off, on or retain-on-failure)`: {Video: "on-first-retry"},
+		"[browser] videoSize: width and height must be positive":                {VideoSize: &Viewport{Width: 800}},
 	}
 	for want, c := range cases {
 		err := c.Validate()

@@ -172,6 +172,8 @@ type Launcher struct {
 
 	// origins is the request filter of every context (SetOriginFilter).
 	origins atomic.Pointer[sandbox.OriginFilter]
+
+	video videoState
 }
 
 type pwStart struct {
@@ -667,9 +669,7 @@ func (l *Launcher) Close() error {
 	var errs []error
 	for _, p := range preps {
 		<-p.done
-		if p.err == nil {
-			_ = p.set.context.Close()
-		}
+		p.discard()
 	}
 	for _, s := range slots {
 		<-s.done

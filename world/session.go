@@ -21,6 +21,9 @@ type pageSet struct {
 	context playwright.BrowserContext
 	page    playwright.Page
 	tracing bool
+	// recorded are the context's pages when it records videos ([browser]
+	// video), nil otherwise.
+	recorded *recordedPages
 }
 
 // prepared is a pageSet being created ahead of time for a worker's next
@@ -60,6 +63,9 @@ func (l *Launcher) newPageSet(ctx context.Context, worker int) (*pageSet, error)
 	if err != nil {
 		return nil, err
 	}
+	if err := l.recordVideo(ctx, &opts); err != nil {
+		return nil, err
+	}
 	bc, err := slot.browser.NewContext(opts)
 	if err != nil {
 		if slot.lost() || errors.Is(err, playwright.ErrTargetClosed) {
@@ -69,6 +75,10 @@ func (l *Launcher) newPageSet(ctx context.Context, worker int) (*pageSet, error)
 		return nil, fmt.Errorf("new browser context: %w", err)
 	}
 	ps := &pageSet{slot: slot, context: bc}
+	if opts.RecordVideo != nil {
+		ps.recorded = &recordedPages{}
+		bc.OnPage(ps.recorded.add)
+	}
 	if err := l.ConfigureContext(bc); err != nil {
 		_ = bc.Close()
 		return nil, err
@@ -86,6 +96,9 @@ func (l *Launcher) newPageSet(ctx context.Context, worker int) (*pageSet, error)
 	if ps.page, err = bc.NewPage(); err != nil {
 		_ = bc.Close()
 		return nil, fmt.Errorf("new page: %w", err)
+	}
+	if ps.recorded != nil {
+		ps.recorded.add(ps.page)
 	}
 	return ps, nil
 }
@@ -216,6 +229,9 @@ func (l *Launcher) takePrepared(ctx context.Context, worker int) *pageSet {
 func (p *prepared) discard() {
 	if p.err == nil && p.set != nil {
 		_ = p.set.context.Close()
+		if p.set.recorded != nil {
+			discardVideos(p.set.recorded.all())
+		}
 	}
 }
 
@@ -420,6 +436,9 @@ type Artifacts struct {
 	// TracePath is the kept trace zip (trace on, or retain-on-failure and
 	// failed); "" otherwise.
 	TracePath string
+	// Videos are the kept videos of the context's pages (video on, or
+	// retain-on-failure and failed), in the order the pages opened.
+	Videos []string
 }
 
 var unsafeName = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
@@ -464,13 +483,13 @@ func (s *Session) Close(failed bool) (*Artifacts, error) {
 			art.Screenshot = png
 		}
 	}
+	name := unsafeName.ReplaceAllString(s.name, "-")
+	if len(name) > 80 {
+		name = name[:80]
+	}
 	if ps.tracing {
 		tm := s.l.cfg.TraceMode()
 		if tm == ModeOn || (tm == ModeRetainOnFailure && failed) {
-			name := unsafeName.ReplaceAllString(s.name, "-")
-			if len(name) > 80 {
-				name = name[:80]
-			}
 			path := filepath.Join(s.l.outDir, "traces", fmt.Sprintf("%s-w%d-%d.zip", name, s.worker, s.l.seq.Add(1)))
 			if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 				errs = append(errs, fmt.Errorf("trace dir: %w", err))
@@ -485,6 +504,16 @@ func (s *Session) Close(failed bool) (*Artifacts, error) {
 	}
 	if err := ps.context.Close(); err != nil && !errors.Is(err, playwright.ErrTargetClosed) {
 		errs = append(errs, s.Explain(fmt.Errorf("close context: %w", err)))
+	}
+	if ps.recorded != nil {
+		// The videos are complete once the context is closed.
+		vm := s.l.cfg.VideoMode()
+		keep := vm == ModeOn || (vm == ModeRetainOnFailure && failed)
+		saved, err := s.l.keepVideos(ps.recorded.all(), fmt.Sprintf("%s-w%d-%d", name, s.worker, s.l.seq.Add(1)), keep)
+		if err != nil {
+			errs = append(errs, s.Explain(err))
+		}
+		art.Videos = saved
 	}
 	return art, errors.Join(errs...)
 }

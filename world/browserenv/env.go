@@ -243,6 +243,7 @@ func (w *worker) value(name string) goja.Value {
 		if err != nil {
 			w.vm.Throw(fmt.Errorf("this.page: %w", s.Explain(err)))
 		}
+		w.markRecording(p.Context())
 		v = w.api.Page(p)
 	case "context":
 		var c playwright.BrowserContext
@@ -250,6 +251,7 @@ func (w *worker) value(name string) goja.Value {
 		if err != nil {
 			w.vm.Throw(fmt.Errorf("this.context: %w", s.Explain(err)))
 		}
+		w.markRecording(c)
 		v = w.api.Context(c)
 	case "request":
 		var rc playwright.APIRequestContext
@@ -319,6 +321,14 @@ func StartupNote(st world.Startup, waited time.Duration) string {
 }
 
 func seconds(d time.Duration) string { return fmt.Sprintf("%.2f s", d.Seconds()) }
+
+// markRecording tells the bindings that the test case's own context
+// records videos ([browser] video), so this.page.video() is its Video.
+func (w *worker) markRecording(c playwright.BrowserContext) {
+	if w.env.cfg.VideoMode() != world.ModeOff {
+		w.api.MarkRecording(c)
+	}
+}
 
 func (w *worker) current() *world.Session {
 	w.mu.Lock()
@@ -441,7 +451,8 @@ func (w *worker) EndTestCase(failed bool) []*messages.Attachment {
 	tm := cfg.TraceMode()
 	wantTrace := tm == world.ModeOn || (tm == world.ModeRetainOnFailure && failed)
 	wantShot := cfg.ScreenshotMode() == world.ModeOn
-	if !wantTrace && !wantShot && w.env.backgroundClose && !s.Idle() {
+	wantVideo := cfg.VideoMode() != world.ModeOff
+	if !wantTrace && !wantShot && !wantVideo && w.env.backgroundClose && !s.Idle() {
 		// Nothing to collect (the failure screenshot, if any, was taken
 		// when the step failed): close the context in the background, so
 		// the next test case starts now.
@@ -463,15 +474,20 @@ func (w *worker) EndTestCase(failed bool) []*messages.Attachment {
 		out = append(out, pngAttachment(art.Screenshot, "screenshot.png"))
 	}
 	if art != nil && art.TracePath != "" {
-		out = append(out, traceAttachment(art.TracePath))
+		out = append(out, fileLink(art.TracePath, "trace.zip"))
+	}
+	if art != nil {
+		for _, v := range art.Videos {
+			out = append(out, fileLink(v, "video.webm"))
+		}
 	}
 	return out
 }
 
-// traceAttachment links the trace zip (a file:// URL, text/uri-list)
-// rather than embedding it: traces are megabytes, reports stay small, and
-// `npx playwright show-trace <path>` opens the file.
-func traceAttachment(path string) *messages.Attachment {
+// fileLink links a trace zip or a video (a file:// URL, text/uri-list)
+// rather than embedding it: they are megabytes, reports stay small, and
+// `npx playwright show-trace <path>` opens a trace.
+func fileLink(path, name string) *messages.Attachment {
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		abs = path
@@ -479,7 +495,7 @@ func traceAttachment(path string) *messages.Attachment {
 	u := url.URL{Scheme: "file", Path: filepath.ToSlash(abs)}
 	return &messages.Attachment{
 		Body: u.String(), ContentEncoding: messages.AttachmentContentEncodingIdentity,
-		MediaType: "text/uri-list", FileName: messages.Ptr("trace.zip"),
+		MediaType: "text/uri-list", FileName: messages.Ptr(name),
 	}
 }
 
@@ -518,6 +534,12 @@ func (w *worker) Explain(err error) error {
 }
 
 func (w *worker) ActionTimeout() float64 { return actionTimeout(&w.env.cfg) }
+
+func (w *worker) PrepareVideo(ctx context.Context) error { return w.env.launcher.PrepareVideo(ctx) }
+
+func (w *worker) DeviceDescriptors(ctx context.Context) ([]byte, error) {
+	return w.env.launcher.DeviceDescriptors(ctx)
+}
 
 // ---- jsbridge.BrowserProvider: a tool handler called from a step gets the
 // step's World page ----

@@ -147,3 +147,9 @@ func (h scriptHost) Explain(err error) error {
 }
 
 func (h scriptHost) ActionTimeout() float64 { return actionTimeout(&h.s.cfg) }
+
+func (h scriptHost) PrepareVideo(ctx context.Context) error { return h.s.launcher.PrepareVideo(ctx) }
+
+func (h scriptHost) DeviceDescriptors(ctx context.Context) ([]byte, error) {
+	return h.s.launcher.DeviceDescriptors(ctx)
+}

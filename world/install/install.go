@@ -130,6 +130,11 @@ type Report struct {
 	HeadlessShell *Browser
 	// Remote is Options.Remote: the browser is remote, none was looked for.
 	Remote string
+	// FFmpeg is the ffmpeg video recording uses (optional: nil with
+	// FFmpegErr when missing; never looked for with a remote browser,
+	// whose server records the videos).
+	FFmpeg    *FFmpeg
+	FFmpegErr error
 }
 
 // Run installs the driver if it is missing and checks for node and a
@@ -163,6 +168,13 @@ func Run(ctx context.Context, opts Options) *Report {
 	if opts.Remote != "" {
 		r.Remote = opts.Remote
 		return r
+	}
+	if r.Driver != nil {
+		if r.FFmpeg, r.FFmpegErr = EnsureFFmpeg(r.Driver); r.FFmpegErr == nil {
+			if err := r.FFmpeg.LookupVersion(ctx); err != nil {
+				r.FFmpeg, r.FFmpegErr = nil, err
+			}
+		}
 	}
 	q := BrowserQuery{Browser: opts.Browser, ExecutablePath: opts.ExecutablePath, Channel: opts.Channel}
 	r.Browser, r.BrowserErr = FindBrowser(q)
@@ -237,6 +249,26 @@ func (r *Report) WriteTo(w io.Writer) (int64, error) {
 	if r.HeadlessShell != nil && (r.Browser == nil || r.HeadlessShell.Path != r.Browser.Path) {
 		line("headless", nil, describe(r.HeadlessShell)+", used for headless runs")
 	}
+	switch {
+	case r.FFmpeg != nil:
+		line("ffmpeg", nil, r.FFmpeg.describe()+", for video recording")
+	case r.FFmpegErr != nil:
+		// Optional: only video recording needs it.
+		fmt.Fprintf(&b, "%-8s none     %v\n", "ffmpeg", r.FFmpegErr)
+	}
 	n, err := io.WriteString(w, b.String())
 	return int64(n), err
+}
+
+// DeviceDescriptors returns the device descriptors that ship with the
+// driver (lib/server/deviceDescriptorsSource.json in playwright-core: what
+// Playwright exports as `devices`), as JSON: an object of descriptors by
+// device name.
+func DeviceDescriptors(driver *Driver) ([]byte, error) {
+	path := filepath.Join(driver.Dir, "package", "lib", "server", "deviceDescriptorsSource.json")
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("the Playwright driver's device descriptors: %w", err)
+	}
+	return raw, nil
 }

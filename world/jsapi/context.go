@@ -298,6 +298,13 @@ func (r *Runtime) contextOptions(base playwright.BrowserNewContextOptions, v goj
 		hp := opts{r: r, o: hc}
 		base.HttpCredentials = &playwright.HttpCredentials{Username: derefS(hp.s("username")), Password: derefS(hp.s("password")), Origin: hp.s("origin")}
 	}
+	if rv := r.recordVideoOption(o); rv != nil {
+		base.RecordVideo = rv
+	}
+	if sc, ok := o.val("screen").(*goja.Object); ok {
+		so := opts{r: r, o: sc}
+		base.Screen = &playwright.Size{Width: int(derefF(so.f("width"))), Height: int(derefF(so.f("height")))}
+	}
 	if ss := o.val("storageState"); ss != nil {
 		if s, ok := ss.Export().(string); ok {
 			base.StorageStatePath, base.StorageState = r.path("browser.newContext", &s, capability.FSRead), nil
@@ -355,6 +362,9 @@ func (r *Runtime) newContext(api string, b *browserW, v goja.Value, withPage boo
 		if err != nil {
 			return made{}, err
 		}
+		if err := prepareVideo(host, opt); err != nil {
+			return made{}, err
+		}
 		c, err := br.NewContext(opt)
 		if err != nil {
 			return made{}, err
@@ -375,6 +385,9 @@ func (r *Runtime) newContext(api string, b *browserW, v goja.Value, withPage boo
 		p.OnClose(func(playwright.Page) { go func() { _ = c.Close() }() })
 		return made{c: c, p: p}, nil
 	}, func(m made) goja.Value {
+		if opt.RecordVideo != nil {
+			r.MarkRecording(m.c)
+		}
 		o := r.wrapContext(m.c, derefS(opt.BaseURL))
 		w := o.Export().(*contextW)
 		r.own(w)

@@ -78,6 +78,12 @@ func (h testHost) Playwright(ctx context.Context) (*playwright.Playwright, error
 }
 func (h testHost) Explain(err error) error { return h.s.Explain(err) }
 func (h testHost) ActionTimeout() float64  { return 0 }
+func (h testHost) PrepareVideo(ctx context.Context) error {
+	return h.l.PrepareVideo(ctx)
+}
+func (h testHost) DeviceDescriptors(ctx context.Context) ([]byte, error) {
+	return h.l.DeviceDescriptors(ctx)
+}
 
 // testProvider gives the page and context globals of an mcp or script
 // host's VM.

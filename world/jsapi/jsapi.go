@@ -54,6 +54,12 @@ type Host interface {
 	// ActionTimeout is the default timeout in ms of waits implemented on
 	// the JS side (page.waitForEvent...), 0 = Playwright's 30000.
 	ActionTimeout() float64
+	// PrepareVideo makes sure the driver can record the videos of a
+	// context created with recordVideo (ffmpeg where it looks).
+	PrepareVideo(ctx context.Context) error
+	// DeviceDescriptors returns the JSON of the driver's device
+	// descriptors (Playwright's `devices`).
+	DeviceDescriptors(ctx context.Context) ([]byte, error)
 }
 
 // Runtime is the browser API of one VM. It is used on the VM's loop
@@ -93,6 +99,8 @@ type Runtime struct {
 	// dialogSubs are the contexts whose dialogs are subscribed to (see
 	// subscribeDialogs).
 	dialogSubs map[playwright.BrowserContext]bool
+	// recording are the contexts that record videos (see MarkRecording).
+	recording map[playwright.BrowserContext]bool
 }
 
 type closer interface{ closeOwned() }
@@ -259,7 +267,13 @@ func (r *Runtime) Reset(closing ...playwright.BrowserContext) {
 			if w.closed.Load() || gone[w.c] {
 				delete(r.objects, k)
 				delete(r.dialogSubs, w.c)
+				delete(r.recording, w.c)
 			}
+		}
+	}
+	for c := range r.recording {
+		if gone[c] {
+			delete(r.recording, c)
 		}
 	}
 	r.soft, r.uncaught = nil, nil

@@ -100,6 +100,7 @@ type protos struct {
 	keyboard, mouse, touchscreen, tracing                             *goja.Object
 	request, response, route, dialog, download, console               *goja.Object
 	apiRequest, apiResponse, elementHandle, jsHandle, fileChooser     *goja.Object
+	video                                                             *goja.Object
 }
 
 func (p *protos) init(r *Runtime) { p.r = r }

@@ -21,6 +21,7 @@ type pageW struct {
 	closed atomic.Bool
 
 	keyboard, mouse, touchscreen, request *goja.Object
+	video                                 goja.Value // page.video(), once asked
 }
 
 // Get serves Playwright's page.keyboard, page.mouse, page.touchscreen and
@@ -297,7 +298,7 @@ func (r *Runtime) pageMethods() []method {
 			_ = resolve(goja.Undefined()) // no inspector in ferridriver
 			return r.rt.ToValue(p)
 		}},
-		method{"video", func(goja.FunctionCall) goja.Value { return goja.Null() }},
+		method{"video", func(c goja.FunctionCall) goja.Value { return r.video(self(c, "page.video")) }},
 	)
 }
 
