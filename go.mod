@@ -25,8 +25,10 @@ require (
 	github.com/google/uuid v1.6.0
 	github.com/graphql-go/graphql v0.8.1
 	github.com/modelcontextprotocol/go-sdk v1.8.0
+	github.com/orisano/pixelmatch v0.0.0-20230914042517-fa304d1dc785
 	github.com/pelletier/go-toml/v2 v2.2.4
 	github.com/playwright-community/playwright-go v0.5200.1
+	github.com/pmezard/go-difflib v1.0.0
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
 	github.com/spf13/cobra v1.10.2
 	github.com/spf13/pflag v1.0.10

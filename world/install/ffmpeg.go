@@ -157,7 +157,7 @@ func writeWrapper(path, target string) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
-	script := "#!/bin/sh\n" + wrapperMark + " (written by `ferridriver install`;\n" +
+	script := "#!/bin/sh\n" + wrapperMark + " (written by ferridriver;\n" +
 		"# Playwright looks for its own ffmpeg build here).\n" +
 		"exec '" + target + "' \"$@\"\n"
 	tmp, err := os.CreateTemp(filepath.Dir(path), ".ffmpeg-*")

@@ -99,6 +99,8 @@ type Runtime struct {
 	// dialogSubs are the contexts whose dialogs are subscribed to (see
 	// subscribeDialogs).
 	dialogSubs map[playwright.BrowserContext]bool
+	// devicesObj is the `devices` export (see devices.go).
+	devicesObj goja.Value
 	// recording are the contexts that record videos (see MarkRecording).
 	recording map[playwright.BrowserContext]bool
 }

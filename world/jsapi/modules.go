@@ -110,7 +110,7 @@ func (r *Runtime) module(name string) (goja.Value, error) {
 	req := r.rt.NewObject()
 	_ = req.Set("newContext", r.newAPIRequestContext)
 	set("request", req)
-	set("devices", r.rt.NewObject())
+	set("devices", r.devices())
 	errs := r.rt.NewObject()
 	_ = errs.Set("TimeoutError", r.support.Get("TimeoutError"))
 	set("errors", errs)

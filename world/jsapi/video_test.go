@@ -81,3 +81,27 @@ func TestRecordVideo(t *testing.T) {
 func jsString(s string) string {
 	return "'" + strings.NewReplacer(`\`, `\\`, `'`, `\'`).Replace(s) + "'"
 }
+
+// devices comes from the driver's own descriptors, and a context made
+// from one emulates that device.
+func TestDevices(t *testing.T) {
+	e := newEnv(t)
+	got := e.ok(`
+		const { devices } = __ferridriver_require('@playwright/test');
+		const { devices: fromCore } = __ferridriver_require('playwright-core');
+		const d = devices['iPhone 13'];
+		const ctx = await context.browser().newContext({ ...devices['iPhone 13'] });
+		const p = await ctx.newPage();
+		await p.goto(baseURL + '/');
+		const seen = await p.evaluate(() => [innerWidth, innerHeight, devicePixelRatio, navigator.userAgent, 'ontouchstart' in window, screen.width, screen.height].join('|'));
+		await ctx.close();
+		return [Object.keys(devices).length > 100, fromCore === devices, 'Desktop Chrome' in devices, 'No such phone' in devices,
+			d.viewport.width, d.viewport.height, d.deviceScaleFactor, d.isMobile, d.hasTouch, d.defaultBrowserType, seen, d.userAgent].join(' ; ');
+	`).String()
+	parts := strings.Split(got, " ; ")
+	ua := parts[len(parts)-1]
+	want := "true ; true ; true ; false ; 390 ; 664 ; 3 ; true ; true ; webkit ; 390|664|3|" + ua + "|true|390|844 ; " + ua
+	if got != want || !strings.Contains(ua, "iPhone") {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+}
