@@ -19,6 +19,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -91,7 +92,20 @@ type Test struct {
 	// (0: none; nil: cucumber-js's 5000); setDefaultTimeout in a support
 	// file and a definition's own { timeout } win over it.
 	Timeout *float64 `mapstructure:"timeout"`
+	// UpdateSnapshots is Playwright's updateSnapshots: which baselines of
+	// toHaveScreenshot and toMatchSnapshot a run writes: "missing" (the
+	// default), "all", "changed" or "none".
+	UpdateSnapshots string `mapstructure:"updateSnapshots"`
+	// SnapshotDir is where baselines go ({snapshotDir}; default: the
+	// project directory), relative to the project.
+	SnapshotDir string `mapstructure:"snapshotDir"`
+	// SnapshotPathTemplate names baselines with Playwright's tokens
+	// (default: {snapshotDir}/{testFileDir}/{testFileName}-snapshots/{arg}{-projectName}{-snapshotSuffix}{ext}).
+	SnapshotPathTemplate string `mapstructure:"snapshotPathTemplate"`
 }
+
+// UpdateSnapshotModes are the values of [test] updateSnapshots.
+var UpdateSnapshotModes = []string{"all", "changed", "missing", "none"}
 
 // Steps is the [steps] section: the project's data for the built-in step
 // library.
@@ -656,6 +670,7 @@ func cleanDecodeError(err error) string {
 // lower-cased in error messages.
 func canonicalKeys(s string) string {
 	for _, k := range []string{"retryTagFilter", "dryRun", "failFast", "worldParameters", "formatOptions", "allowEnv",
+		"updateSnapshots", "snapshotDir", "snapshotPathTemplate", "videoSize",
 		"executablePath", "slowMo", "baseURL", "timezoneId", "colorScheme", "ignoreHTTPSErrors", "storageState",
 		"actionTimeout", "navigationTimeout", "perWorker", "outputDir", "webServer", "reuseExistingServer"} {
 		s = strings.ReplaceAll(s, strings.ToLower(k), k)
@@ -688,6 +703,9 @@ func (c *Config) validate() error {
 	if t.Timeout != nil && *t.Timeout < 0 {
 		return &Error{Key: "test.timeout", Msg: fmt.Sprintf("must be >= 0 ms (0 = no timeout), got %v", *t.Timeout)}
 	}
+	if err := ValidUpdateSnapshots(t.UpdateSnapshots); err != nil {
+		return &Error{Key: "test.updateSnapshots", Msg: err.Error()}
+	}
 	if err := expandHeaders(c.Browser.ConnectHeaders); err != nil {
 		return err
 	}
@@ -703,6 +721,15 @@ func (c *Config) validate() error {
 		return err
 	}
 	return c.validateSandbox()
+}
+
+// ValidUpdateSnapshots checks an updateSnapshots mode ("" is the
+// default, missing).
+func ValidUpdateSnapshots(mode string) error {
+	if mode == "" || slices.Contains(UpdateSnapshotModes, mode) {
+		return nil
+	}
+	return fmt.Errorf("%q (want %s)", mode, strings.Join(UpdateSnapshotModes, ", "))
 }
 
 // BuiltinStepsOrDefault returns test.builtinSteps, true when unset.

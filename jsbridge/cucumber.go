@@ -337,8 +337,20 @@ type AttachFunc func(a *messages.Attachment)
 func (vm *VM) SetAttachTarget(fn AttachFunc) { vm.attachTarget = fn }
 
 // Attach attaches a to the running step or hook, as this.attach does
-// (dropped outside of them). Loop goroutine only.
-func (vm *VM) Attach(a *messages.Attachment) { vm.emit(a) }
+// (dropped outside of them): ferridriver's own notes (start-up) and
+// native code's attachments (a failed visual comparison's images). It
+// refuses one over the attachment limit. Loop goroutine only.
+func (vm *VM) Attach(a *messages.Attachment) error {
+	size := int64(len(a.Body))
+	if a.ContentEncoding == messages.AttachmentContentEncodingBase64 {
+		size = int64(base64.StdEncoding.DecodedLen(len(a.Body)))
+	}
+	if err := vm.attachmentError(size); err != nil {
+		return err
+	}
+	vm.emit(a)
+	return nil
+}
 
 func (vm *VM) emit(a *messages.Attachment) {
 	if vm.attachTarget != nil {

@@ -40,6 +40,7 @@ type bddFlags struct {
 	order           string
 	dryRun          bool
 	failFast        bool
+	updateSnapshots string
 	strict          bool
 	noStrict        bool
 	worldParameters string
@@ -90,6 +91,8 @@ file or tag expression; 130 interrupted.`,
 	fl.StringVar(&f.order, "order", "", "run order: defined, reverse, random or random:SEED")
 	fl.BoolVarP(&f.dryRun, "dry-run", "d", false, "report steps without running them")
 	fl.BoolVar(&f.failFast, "fail-fast", false, "stop after the first failing test case")
+	fl.StringVarP(&f.updateSnapshots, "update-snapshots", "u", "", `write the baselines of toHaveScreenshot and toMatchSnapshot: "all", "changed" (the flag alone), "missing" (without the flag) or "none"`)
+	fl.Lookup("update-snapshots").NoOptDefVal = "changed"
 	fl.BoolVar(&f.strict, "strict", false, "fail if there are pending steps (default)")
 	fl.BoolVar(&f.noStrict, "no-strict", false, "succeed even if there are pending steps")
 	fl.StringVar(&f.worldParameters, "world-parameters", "", "JSON object given to the World as this.parameters (merged over the config's)")
@@ -125,6 +128,12 @@ func runBDD(cmd *cobra.Command, args []string, f *bddFlags) error {
 		return err
 	}
 	dir, cfg := p.dir, p.cfg
+	if cmd.Flags().Changed("update-snapshots") {
+		if err := config.ValidUpdateSnapshots(f.updateSnapshots); err != nil {
+			return &ExitError{Code: exitUsage, Err: fmt.Errorf("--update-snapshots: %w", err)}
+		}
+		cfg.Test.UpdateSnapshots = f.updateSnapshots
+	}
 	opts, formatSpecs, formatOptions, err := bddOptions(cmd, args, f, cfg)
 	if err != nil {
 		return &ExitError{Code: exitUsage, Err: err}

@@ -8,6 +8,7 @@ import (
 	"github.com/ferridriver/ferridriver/config"
 	"github.com/ferridriver/ferridriver/runner"
 	"github.com/ferridriver/ferridriver/world/browserenv"
+	"github.com/ferridriver/ferridriver/world/jsapi"
 )
 
 // newEnvironment returns the browser environment of a bdd run with the
@@ -19,7 +20,9 @@ func newEnvironment(cfg *config.Config, workers int) (runner.Environment, error)
 	if err != nil {
 		return nil, err
 	}
-	env, err := browserenv.New(cfg.Browser, browserenv.Options{Logf: browserLog, Debugf: browserDebug(), Overlap: overlap})
+	t := cfg.Test
+	env, err := browserenv.New(cfg.Browser, browserenv.Options{Logf: browserLog, Debugf: browserDebug(), Overlap: overlap,
+		Snapshots: jsapi.SnapshotSettings{Update: t.UpdateSnapshots, Dir: t.SnapshotDir, PathTemplate: t.SnapshotPathTemplate, TestDir: cfg.Dir}})
 	if err != nil {
 		return nil, fmt.Errorf("[browser]: %w", err)
 	}

@@ -43,6 +43,7 @@ type Environment struct {
 	cfg             world.Config
 	logf            func(format string, args ...any)
 	backgroundClose bool
+	snapshots       jsapi.SnapshotSettings
 
 	// closing tracks contexts closed in the background after test cases
 	// that leave no artifact, so Close waits for them.
@@ -68,6 +69,9 @@ type Options struct {
 	// Debugf receives routine diagnostics (driver start and browser launch
 	// timings). Nil: dropped.
 	Debugf func(format string, args ...any)
+	// Snapshots are the settings of visual comparisons (toHaveScreenshot,
+	// toMatchSnapshot); their OutputDir defaults to [browser] outputDir.
+	Snapshots jsapi.SnapshotSettings
 	// Overlap does browser work in the background while test cases run:
 	// each worker's next context and page are prepared once the worker
 	// has used the browser, and a test case's context is closed in the
@@ -82,7 +86,18 @@ func New(cfg world.Config, opts Options) (*Environment, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Environment{launcher: l, cfg: cfg, logf: opts.Logf, backgroundClose: opts.Overlap}, nil
+	snaps := opts.Snapshots
+	if snaps.OutputDir == "" {
+		snaps.OutputDir = cfg.OutputDir
+		if snaps.OutputDir == "" {
+			snaps.OutputDir = "test-results"
+		}
+		// As the launcher's: relative to the working directory.
+		if abs, err := filepath.Abs(snaps.OutputDir); err == nil {
+			snaps.OutputDir = abs
+		}
+	}
+	return &Environment{launcher: l, cfg: cfg, logf: opts.Logf, backgroundClose: opts.Overlap, snapshots: snaps}, nil
 }
 
 // Launcher returns the Launcher behind the environment.
@@ -103,6 +118,7 @@ func (e *Environment) Close() error {
 func (e *Environment) Worker(id int, vm *jsbridge.VM) (runner.WorkerEnvironment, error) {
 	w := &worker{env: e, id: id, vm: vm, api: jsapi.Of(vm)}
 	w.api.SetHost(w)
+	w.api.SetSnapshotSettings(e.snapshots)
 	if err := w.installWorldProps(); err != nil {
 		return nil, err
 	}
@@ -292,7 +308,7 @@ func (w *worker) startup(browser bool, get func() error) error {
 	resume()
 	if err == nil && !ready {
 		st, _ := w.env.launcher.Startup(w.id, browser)
-		w.vm.Attach(&messages.Attachment{
+		_ = w.vm.Attach(&messages.Attachment{
 			Body: StartupNote(st, waited), ContentEncoding: messages.AttachmentContentEncodingIdentity, MediaType: messages.StartupMediaType,
 		})
 	}
@@ -355,7 +371,7 @@ func (w *worker) BeginTestCase(pickle *messages.Pickle, attempt int) {
 	w.session = s
 	w.mu.Unlock()
 	w.world, w.ownPage, w.userPage, w.cached, w.crashed = nil, false, nil, nil, false
-	w.api.BeginTestCase()
+	w.api.BeginTestCase(jsapi.TestCase{File: filepath.FromSlash(pickle.URI), Title: pickle.Name, Retry: attempt})
 }
 
 // crashCheck fails the step during which the browser died, when the step

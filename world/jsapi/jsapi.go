@@ -99,6 +99,12 @@ type Runtime struct {
 	// dialogSubs are the contexts whose dialogs are subscribed to (see
 	// subscribeDialogs).
 	dialogSubs map[playwright.BrowserContext]bool
+	// snapSettings are the run's visual comparison settings; testCase the
+	// running test case (nil outside of one) and snapNames its snapshots
+	// so far (see snapshot.go).
+	snapSettings SnapshotSettings
+	testCase     *TestCase
+	snapNames    snapshotNames
 	// devicesObj is the `devices` export (see devices.go).
 	devicesObj goja.Value
 	// recording are the contexts that record videos (see MarkRecording).
@@ -224,8 +230,11 @@ func (r *Runtime) own(c closer) {
 }
 
 // BeginTestCase marks the start of a test case: contexts created from JS
-// until Reset belong to it.
-func (r *Runtime) BeginTestCase() { r.inCase = true }
+// until Reset belong to it; tc names its snapshots.
+func (r *Runtime) BeginTestCase(tc TestCase) {
+	r.inCase = true
+	r.testCase, r.snapNames = &tc, snapshotNames{}
+}
 
 // Close closes what JS created outside of test cases (a context made in
 // BeforeAll). Call it when the VM's worker stops.
@@ -242,7 +251,7 @@ func (r *Runtime) Close() {
 // closed pages and contexts and of the given contexts (being closed by the
 // caller).
 func (r *Runtime) Reset(closing ...playwright.BrowserContext) {
-	r.inCase = false
+	r.inCase, r.testCase = false, nil
 	owned := r.owned
 	r.owned = nil
 	for _, c := range owned {

@@ -62,6 +62,8 @@ func (r *Runtime) install() error {
 	native := r.rt.NewObject()
 	_ = native.Set("webFirst", r.webFirst)
 	_ = native.Set("webFirstNames", r.strArray(webFirstNames))
+	_ = native.Set("toHaveScreenshot", r.toHaveScreenshot)
+	_ = native.Set("toMatchSnapshot", r.toMatchSnapshot)
 	_ = native.Set("recordSoft", func(c goja.FunctionCall) goja.Value {
 		r.soft = append(r.soft, c.Argument(0))
 		return goja.Undefined()

@@ -16,7 +16,7 @@
   // The web-first matchers are those the driver implements (optionsIndex
   // in expect.go).
   const WEB_FIRST = native.webFirstNames;
-  const UNSUPPORTED = ['toHaveScreenshot', 'toMatchSnapshot', 'toMatchAriaSnapshot'];
+  const UNSUPPORTED = ['toMatchAriaSnapshot'];
   const DEFAULT_TIMEOUT = 5000;
 
   // ---- printing values, as Jest/Playwright print them (on one line) ----
@@ -309,6 +309,11 @@
     throw err;
   }
 
+  function settleSnapshot(res, holder, options) {
+    if (res.note) console.log(res.note);
+    if (res.message) failure(res.message, holder, res.soft ? Object.assign({}, options, { soft: true }) : options);
+  }
+
   // ---- the matchers object ----
   class Matchers {
     constructor(actual, options, isNot, promise) {
@@ -358,6 +363,18 @@
       return native.webFirst(name, this._actual, this._isNot, args, this._options.timeout).then((msg) => {
         if (msg !== undefined) failure(msg, holder, this._options);
       });
+    }
+
+    // Visual comparisons run natively (screenshot.go), which answers
+    // { message, soft, note }: a failure ('' for none), whether it lets
+    // the step go on (a missing baseline written), a line to print.
+    toHaveScreenshot(nameOrOptions, options) {
+      const holder = new Error();
+      return native.toHaveScreenshot(this._actual, this._isNot, nameOrOptions, options, this._options.timeout)
+        .then((res) => settleSnapshot(res, holder, this._options));
+    }
+    toMatchSnapshot(nameOrOptions, options) {
+      settleSnapshot(native.toMatchSnapshot(this._actual, this._isNot, nameOrOptions, options), undefined, this._options);
     }
 
     async toPass(options) {
