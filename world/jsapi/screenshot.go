@@ -642,4 +642,3 @@ func (r *Runtime) screenshotOptions(o opts, s *shooter, visual bool) {
 	s.loc0 = playwright.LocatorScreenshotOptions{Animations: anim, Caret: caret, Scale: scale, Mask: mask, MaskColor: o.s("maskColor"),
 		Style: style, OmitBackground: o.b("omitBackground"), Type: png}
 }
-
