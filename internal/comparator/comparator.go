@@ -15,6 +15,8 @@ import (
 	"image/jpeg"
 	"image/png"
 	"math"
+	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/orisano/pixelmatch"
@@ -225,10 +227,16 @@ func Text(actual, expected string) *Result {
 	diff, _ := difflib.GetUnifiedDiffString(difflib.UnifiedDiff{
 		A: lines(expected), B: lines(actual), Context: 5,
 	})
-	// Playwright drops the patch's file header lines.
+	// Playwright drops the patch's file header lines, and its hunk
+	// headers always give both start and length.
 	lines := strings.Split(diff, "\n")
 	for len(lines) > 0 && (strings.HasPrefix(lines[0], "---") || strings.HasPrefix(lines[0], "+++")) {
 		lines = lines[1:]
+	}
+	for i, l := range lines {
+		if m := hunkHeader.FindStringSubmatch(l); m != nil {
+			lines[i] = "@@ -" + hunkRange(m[1], m[2]) + " +" + hunkRange(m[3], m[4]) + " @@"
+		}
 	}
 	return &Result{Message: strings.Join(lines, "\n")}
 }
@@ -237,4 +245,20 @@ func Text(actual, expected string) *Result {
 func lines(s string) []string {
 	l := strings.SplitAfter(s, "\n")
 	return l[:len(l)-1]
+}
+
+var hunkHeader = regexp.MustCompile(`^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@$`)
+
+// hunkRange is a hunk header's range as jsdiff writes it: "start,length"
+// (difflib leaves out a length of 1, and starts an empty range one line
+// earlier).
+func hunkRange(start, length string) string {
+	if length == "" {
+		return start + ",1"
+	}
+	if length == "0" {
+		n, _ := strconv.Atoi(start)
+		return strconv.Itoa(n+1) + ",0"
+	}
+	return start + "," + length
 }

@@ -140,7 +140,7 @@ const { PNG } = require('pngjs');
     out.push({ message: pw.errorMessage || '', npm });
   }
   const text = getComparator('text/plain');
-  for (const [a, e] of [['one\ntwo\nthree', 'one\n2\nthree\n'], ['a\nb\nc\nd\ne\nf\ng\nh\ni\nj\nk\nl\nm', 'a\nb\nc\nd\ne\nF\ng\nh\ni\nj\nk\nl\nM\nn'], ['same', 'same']])
+  for (const [a, e] of [['one\ntwo\nthree', 'one\n2\nthree\n'], ['a\nb\nc\nd\ne\nf\ng\nh\ni\nj\nk\nl\nm', 'a\nb\nc\nd\ne\nF\ng\nh\ni\nj\nk\nl\nM\nn'], ['same', 'same'], ['hellosecond', 'hello'], ['a\nb\nx', 'a\nb'], ['a\nb', 'a\nb\nx\ny'], ['', 'gone\n']])
     out.push({ message: (text(a, Buffer.from(e)) || {}).errorMessage || '', text: [a, e] });
   console.log(JSON.stringify(out));
 })();

@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -154,13 +155,16 @@ func (j *snapshotJob) different(header, diffError string, actual, expected, prev
 	return j.out, nil
 }
 
-// regenerated writes actual as the new baseline (update all/changed).
+// regenerated writes actual as the new baseline (update all/changed),
+// and for a screenshot beside the outputs too, as Playwright Test does.
 func (j *snapshotJob) regenerated(actual []byte, note string) (*snapshotResult, error) {
 	if err := writeOutput(j.paths.expected, actual); err != nil {
 		return nil, err
 	}
-	if err := writeOutput(j.paths.actual, actual); err != nil {
-		return nil, err
+	if j.kind == "Screenshot" {
+		if err := writeOutput(j.paths.actual, actual); err != nil {
+			return nil, err
+		}
 	}
 	j.out.note = j.paths.expected + note
 	return j.out, nil
@@ -448,6 +452,7 @@ func (j *snapshotJob) stableScreenshot(s *shooter, expected []byte, timeout floa
 		return screenshotOutcome{}
 	default:
 		out.message, out.diff, out.previous = res.Message, res.Diff, nil
+		logf("%s", res.Message)
 	}
 	return out
 }
@@ -522,7 +527,10 @@ func (r *Runtime) toHaveScreenshot(c goja.FunctionCall) goja.Value {
 	timeout, _ := r.timeoutMs(given, c.Argument(4).ToFloat())
 	update := r.settings().Update
 	j := newSnapshotJob(paths, update, isNot, cmpOpts, false)
-	title := "expect.toHaveScreenshot(" + paths.attachment + ")"
+	title := "expect.toHaveScreenshot"
+	if len(name) > 0 {
+		title += "(" + filepath.Join(name...) + ")"
+	}
 	return async(r, "expect."+api, func() (*snapshotResult, error) {
 		return j.matchScreenshot(s, timeout, title, receiver, locDesc)
 	}, func(res *snapshotResult) goja.Value { return res.value(r) })

@@ -74,6 +74,12 @@ declare module '@playwright/test' {
     type?: 'png' | 'jpeg'
     quality?: number
     omitBackground?: boolean
+    animations?: 'disabled' | 'allow'
+    caret?: 'hide' | 'initial'
+    scale?: 'css' | 'device'
+    mask?: Locator[]
+    maskColor?: string
+    style?: string
   }
   export interface PageScreenshotOptions extends ScreenshotOptions { fullPage?: boolean; clip?: Rect }
   export interface NavigationOptions extends TimeoutOptions { waitUntil?: WaitUntil }
@@ -279,7 +285,8 @@ declare module '@playwright/test' {
     unrouteAll(options?: { behavior?: 'wait' | 'ignoreErrors' | 'default' }): Promise<void>
     /** ferridriver has no inspector: resolves at once. */
     pause(): Promise<void>
-    video(): null
+    /** The page's video when its context records (recordVideo), else null. */
+    video(): Video | null
   }
 
   export interface BrowserContextEvents {
@@ -338,6 +345,16 @@ declare module '@playwright/test' {
     unrouteAll(options?: { behavior?: 'wait' | 'ignoreErrors' | 'default' }): Promise<void>
   }
 
+  /** A page's video (a context created with recordVideo). */
+  export interface Video {
+    /** The file the video is recorded to (complete once the page is closed). */
+    path(): Promise<string>
+    /** Waits for the page to close, then copies the video to path. */
+    saveAs(path: string): Promise<void>
+    /** Waits for the page to close, then deletes the video. */
+    delete(): Promise<void>
+  }
+
   export interface Tracing {
     start(options?: { name?: string; title?: string; screenshots?: boolean; snapshots?: boolean; sources?: boolean }): Promise<void>
     stop(options?: { path?: string }): Promise<void>
@@ -365,6 +382,20 @@ declare module '@playwright/test' {
     timezoneId?: string
     userAgent?: string
     viewport?: ViewportSize | null
+    screen?: ViewportSize
+    /** Records a video of each page into dir (needs ffmpeg: `ferridriver install`). */
+    recordVideo?: { dir: string; size?: ViewportSize }
+  }
+
+  /** One of Playwright's device descriptors (devices['iPhone 13']). */
+  export interface DeviceDescriptor {
+    userAgent: string
+    viewport: ViewportSize
+    screen?: ViewportSize
+    deviceScaleFactor: number
+    isMobile: boolean
+    hasTouch: boolean
+    defaultBrowserType: 'chromium' | 'firefox' | 'webkit'
   }
 
   /**
@@ -590,7 +621,7 @@ declare module '@playwright/test' {
   export const firefox: BrowserType
   export const webkit: BrowserType
   /** Device descriptors are not bundled: empty. */
-  export const devices: Record<string, BrowserContextOptions>
+  export const devices: Record<string, DeviceDescriptor>
   export const errors: { TimeoutError: typeof TimeoutError }
   export class TimeoutError extends Error {}
   export const selectors: { setTestIdAttribute(attributeName: string): void }
@@ -654,6 +685,26 @@ declare module '@playwright/test' {
     toHaveAccessibleDescription(description: string | RegExp, options?: ExpectOptions & { ignoreCase?: boolean }): Promise<void>
     toHaveJSProperty(name: string, value: any, options?: ExpectOptions): Promise<void>
   }
+  /** Options of toHaveScreenshot (Playwright's). */
+  export interface ScreenshotAssertionOptions extends ExpectOptions {
+    animations?: 'disabled' | 'allow'
+    caret?: 'hide' | 'initial'
+    scale?: 'css' | 'device'
+    mask?: Locator[]
+    maskColor?: string
+    omitBackground?: boolean
+    stylePath?: string | string[]
+    maxDiffPixels?: number
+    maxDiffPixelRatio?: number
+    threshold?: number
+  }
+  export interface PageScreenshotAssertionOptions extends ScreenshotAssertionOptions { fullPage?: boolean; clip?: Rect }
+  /** Compares with a baseline file: {feature file}-snapshots/{name}-{platform}.png by default. */
+  export interface ScreenshotAssertions<O> {
+    toHaveScreenshot(name?: string | string[], options?: O): Promise<void>
+    toHaveScreenshot(options?: O & { name?: string | string[] }): Promise<void>
+  }
+  export interface SnapshotOptions { maxDiffPixels?: number; maxDiffPixelRatio?: number; threshold?: number }
   export interface PageAssertions {
     toHaveTitle(title: string | RegExp, options?: ExpectOptions): Promise<void>
     toHaveURL(url: string | RegExp, options?: ExpectOptions & { ignoreCase?: boolean }): Promise<void>
@@ -663,8 +714,13 @@ declare module '@playwright/test' {
   }
 
   export type MakeMatchers<T> = GenericMatchers<void> &
-    (T extends Locator ? LocatorAssertions : {}) &
-    (T extends Page ? PageAssertions : {}) &
+    (T extends Locator ? LocatorAssertions & ScreenshotAssertions<ScreenshotAssertionOptions> : {}) &
+    (T extends Page ? PageAssertions & ScreenshotAssertions<PageScreenshotAssertionOptions> : {}) &
+    (T extends string | Uint8Array ? {
+      /** Compares with a baseline file ({feature file}-snapshots/{name}-{platform}{ext}). */
+      toMatchSnapshot(name?: string | string[], options?: SnapshotOptions): void
+      toMatchSnapshot(options?: SnapshotOptions & { name?: string | string[] }): void
+    } : {}) &
     (T extends APIResponse | Response ? APIResponseAssertions : {}) &
     (T extends (...args: any[]) => any ? { toPass(options?: { timeout?: number; intervals?: number[] }): Promise<void> } : {}) & {
       /** Negates the matcher that follows. */
