@@ -669,7 +669,7 @@ func (l *Launcher) Close() error {
 	var errs []error
 	for _, p := range preps {
 		<-p.done
-		p.discard()
+		p.discard(l)
 	}
 	for _, s := range slots {
 		<-s.done

@@ -21,9 +21,9 @@ type pageSet struct {
 	context playwright.BrowserContext
 	page    playwright.Page
 	tracing bool
-	// recorded are the context's pages when it records videos ([browser]
-	// video), nil otherwise.
-	recorded *recordedPages
+	// recorded is the context's recording ([browser] video), nil when it
+	// does not record.
+	recorded *recording
 }
 
 // prepared is a pageSet being created ahead of time for a worker's next
@@ -63,21 +63,24 @@ func (l *Launcher) newPageSet(ctx context.Context, worker int) (*pageSet, error)
 	if err != nil {
 		return nil, err
 	}
-	if err := l.recordVideo(ctx, &opts); err != nil {
+	rec, err := l.recordVideo(ctx, &opts)
+	if err != nil {
 		return nil, err
 	}
 	bc, err := slot.browser.NewContext(opts)
 	if err != nil {
+		if rec != nil && rec.local {
+			_ = os.RemoveAll(rec.dir)
+		}
 		if slot.lost() || errors.Is(err, playwright.ErrTargetClosed) {
 			slot.crashed.Store(true)
 			return nil, l.lostError(fmt.Errorf("new browser context: %v", err))
 		}
 		return nil, fmt.Errorf("new browser context: %w", err)
 	}
-	ps := &pageSet{slot: slot, context: bc}
-	if opts.RecordVideo != nil {
-		ps.recorded = &recordedPages{}
-		bc.OnPage(ps.recorded.add)
+	ps := &pageSet{slot: slot, context: bc, recorded: rec}
+	if rec != nil {
+		bc.OnPage(rec.add)
 	}
 	if err := l.ConfigureContext(bc); err != nil {
 		_ = bc.Close()
@@ -213,24 +216,24 @@ func (l *Launcher) takePrepared(ctx context.Context, worker int) *pageSet {
 	select {
 	case <-p.done:
 	case <-ctx.Done():
-		go func() { <-p.done; p.discard() }()
+		go func() { <-p.done; p.discard(l) }()
 		return nil
 	}
 	if p.err != nil {
 		return nil
 	}
 	if !p.set.slot.usable() || p.state != l.storageStamp() {
-		p.discard()
+		p.discard(l)
 		return nil
 	}
 	return p.set
 }
 
-func (p *prepared) discard() {
+func (p *prepared) discard(l *Launcher) {
 	if p.err == nil && p.set != nil {
 		_ = p.set.context.Close()
 		if p.set.recorded != nil {
-			discardVideos(p.set.recorded.all())
+			l.discardVideos(p.set.recorded)
 		}
 	}
 }
@@ -509,7 +512,7 @@ func (s *Session) Close(failed bool) (*Artifacts, error) {
 		// The videos are complete once the context is closed.
 		vm := s.l.cfg.VideoMode()
 		keep := vm == ModeOn || (vm == ModeRetainOnFailure && failed)
-		saved, err := s.l.keepVideos(ps.recorded.all(), fmt.Sprintf("%s-w%d-%d", name, s.worker, s.l.seq.Add(1)), keep)
+		saved, err := s.l.keepVideos(ps.recorded, fmt.Sprintf("%s-w%d-%d", name, s.worker, s.l.seq.Add(1)), keep)
 		if err != nil {
 			errs = append(errs, s.Explain(err))
 		}

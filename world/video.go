@@ -68,33 +68,56 @@ func (l *Launcher) DeviceDescriptors(ctx context.Context) ([]byte, error) {
 	return install.DeviceDescriptors(drv)
 }
 
-// videoDir is where the test cases' own contexts record.
+// videoDir is where the test cases' videos are kept.
 func (l *Launcher) videoDir() string { return filepath.Join(l.outDir, "videos") }
 
-// recordVideo adds [browser] video's recording to opts (when on).
-func (l *Launcher) recordVideo(ctx context.Context, opts *playwright.BrowserNewContextOptions) error {
+// recordVideo adds [browser] video's recording to opts (when on) and
+// returns the recording's state. A local browser records each context
+// into a directory of its own under videoDir, so every file there is one
+// of that context's pages' videos (playwright-go hands a page's video
+// over only if the driver announced it before the page closed, which a
+// popup closed at once misses).
+func (l *Launcher) recordVideo(ctx context.Context, opts *playwright.BrowserNewContextOptions) (*recording, error) {
 	if l.cfg.VideoMode() == ModeOff {
-		return nil
+		return nil, nil
 	}
 	if err := l.PrepareVideo(ctx); err != nil {
-		return fmt.Errorf("[browser] video: %w", err)
+		return nil, fmt.Errorf("[browser] video: %w", err)
 	}
-	rv := &playwright.RecordVideo{Dir: l.videoDir()}
+	rec := &recording{}
+	if l.cfg.Remote() {
+		// The browser's machine writes the files: they come back through
+		// the pages' videos (SaveAs).
+		rec.dir = filepath.Join(l.videoDir(), "remote")
+	} else {
+		if err := os.MkdirAll(l.videoDir(), 0o755); err != nil {
+			return nil, fmt.Errorf("[browser] video: %w", err)
+		}
+		dir, err := os.MkdirTemp(l.videoDir(), ".recording-")
+		if err != nil {
+			return nil, fmt.Errorf("[browser] video: %w", err)
+		}
+		rec.dir, rec.local = dir, true
+	}
+	rv := &playwright.RecordVideo{Dir: rec.dir}
 	if s := l.cfg.VideoSize; s != nil {
 		rv.Size = &playwright.Size{Width: s.Width, Height: s.Height}
 	}
 	opts.RecordVideo = rv
-	return nil
+	return rec, nil
 }
 
-// recordedPages follows the pages of a recording context (each has a
-// video), in the order they opened.
-type recordedPages struct {
+// recording follows a recording context: its pages (each has a video),
+// in the order they opened, and where their videos are written.
+type recording struct {
+	dir   string
+	local bool // dir is on this machine and only this context's
+
 	mu    sync.Mutex
 	pages []playwright.Page
 }
 
-func (r *recordedPages) add(p playwright.Page) {
+func (r *recording) add(p playwright.Page) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	for _, q := range r.pages {
@@ -105,37 +128,71 @@ func (r *recordedPages) add(p playwright.Page) {
 	r.pages = append(r.pages, p)
 }
 
-func (r *recordedPages) all() []playwright.Page {
+func (r *recording) all() []playwright.Page {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return append([]playwright.Page(nil), r.pages...)
 }
 
-// keepVideos saves the videos of a closed recording context's pages as
-// base.webm, base-1.webm... in the video directory and deletes the
-// recordings; with keep false it only deletes them. It returns the saved
-// files.
-func (l *Launcher) keepVideos(pages []playwright.Page, base string, keep bool) ([]string, error) {
+// keep saves the videos of the closed context as base.webm,
+// base-1.webm... in the video directory, in the order the pages opened;
+// with keep false it only deletes them. It returns the saved files.
+func (l *Launcher) keepVideos(rec *recording, base string, keep bool) ([]string, error) {
+	name := func(n int) string {
+		if n == 0 {
+			return filepath.Join(l.videoDir(), base+".webm")
+		}
+		return filepath.Join(l.videoDir(), fmt.Sprintf("%s-%d.webm", base, n))
+	}
+	if rec.local {
+		defer os.RemoveAll(rec.dir)
+		if !keep {
+			return nil, nil
+		}
+		// The known pages' files first, in their order, then any other
+		// (a page whose video playwright-go did not hand over).
+		var files []string
+		seen := map[string]bool{}
+		for _, p := range rec.all() {
+			if path, err := p.Video().Path(); err == nil && filepath.Dir(path) == rec.dir && !seen[path] {
+				files, seen[path] = append(files, path), true
+			}
+		}
+		entries, err := os.ReadDir(rec.dir)
+		if err != nil {
+			return nil, err
+		}
+		for _, e := range entries {
+			if path := filepath.Join(rec.dir, e.Name()); !seen[path] && filepath.Ext(path) == ".webm" {
+				files = append(files, path)
+			}
+		}
+		var saved []string
+		for _, f := range files {
+			to := name(len(saved))
+			if err := os.Rename(f, to); err != nil {
+				return saved, fmt.Errorf("keep video %s: %w", to, err)
+			}
+			saved = append(saved, to)
+		}
+		return saved, nil
+	}
 	var saved []string
 	var errs []error
-	for _, p := range pages {
+	for _, p := range rec.all() {
 		v := p.Video()
 		if keep {
-			name := base
-			if n := len(saved); n > 0 {
-				name = fmt.Sprintf("%s-%d", base, n)
-			}
-			path := filepath.Join(l.videoDir(), name+".webm")
-			if err := v.SaveAs(path); err != nil {
+			to := name(len(saved))
+			if err := v.SaveAs(to); err != nil {
 				// A page that never painted has no video: nothing to keep.
 				if err.Error() != "Page did not produce any video frames" {
-					errs = append(errs, fmt.Errorf("save video %s: %w", path, err))
+					errs = append(errs, fmt.Errorf("save video %s: %w", to, err))
 				}
-				continue
+			} else {
+				saved = append(saved, to)
 			}
-			saved = append(saved, path)
 		}
-		if err := v.Delete(); err != nil && !errors.Is(err, playwright.ErrTargetClosed) {
+		if err := v.Delete(); err != nil && !errors.Is(err, playwright.ErrTargetClosed) && err.Error() != "Page did not produce any video frames" {
 			errs = append(errs, fmt.Errorf("delete a recording: %w", err))
 		}
 	}
@@ -144,10 +201,8 @@ func (l *Launcher) keepVideos(pages []playwright.Page, base string, keep bool) (
 
 // discardVideos deletes the recordings of a context closed unused (a
 // prepared one): they show a blank page.
-func discardVideos(pages []playwright.Page) {
-	for _, p := range pages {
-		if path, err := p.Video().Path(); err == nil {
-			_ = os.Remove(path)
-		}
+func (l *Launcher) discardVideos(rec *recording) {
+	if _, err := l.keepVideos(rec, "", false); err != nil {
+		l.debugf("discarding the videos of an unused context: %v", err)
 	}
 }
