@@ -33,7 +33,9 @@ func TestVideoRetainOnFailure(t *testing.T) {
 		}
 		mustGoto(t, p, "/popup.html")
 		if failed {
-			popup, err := p.ExpectPopup(func() error { return p.GetByRole("button", playwright.PageGetByRoleOptions{Name: "Open popup"}).Click() })
+			popup, err := p.ExpectPopup(func() error {
+				return p.GetByRole("button", playwright.PageGetByRoleOptions{Name: "Open popup"}).Click()
+			})
 			if err != nil {
 				t.Fatal(err)
 			}
