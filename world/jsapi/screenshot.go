@@ -210,7 +210,7 @@ func matcherHint(receiver, matcher string, isNot bool) string {
 // Playwright. Loop goroutine.
 func (r *Runtime) toMatchSnapshot(c goja.FunctionCall) goja.Value {
 	received, isNot := c.Argument(0), c.Argument(1).ToBoolean()
-	if o, ok := received.(*goja.Object); ok && o.ClassName() == "Promise" {
+	if o, ok := received.(*goja.Object); ok && isPromise(o) {
 		panic(r.newError("Error", "An unresolved Promise was passed to toMatchSnapshot(), make sure to resolve it by adding await to it.", r.rt.CaptureCallStack(0, nil)))
 	}
 	_, isText := received.Export().(string)
@@ -649,4 +649,9 @@ func (r *Runtime) screenshotOptions(o opts, s *shooter, visual bool) {
 	}
 	s.loc0 = playwright.LocatorScreenshotOptions{Animations: anim, Caret: caret, Scale: scale, Mask: mask, MaskColor: o.s("maskColor"),
 		Style: style, OmitBackground: o.b("omitBackground"), Type: png}
+}
+
+func isPromise(o *goja.Object) bool {
+	_, ok := o.Export().(*goja.Promise)
+	return ok
 }
