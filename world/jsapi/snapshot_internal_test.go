@@ -146,8 +146,8 @@ func TestToMatchSnapshotModes(t *testing.T) {
 	r, _ := testRuntime(t, SnapshotSettings{})
 	r.BeginTestCase(TestCase{File: "a.feature", Title: "t"})
 	for src, want := range map[string]string{
-		`expect(Promise.resolve('x')).toMatchSnapshot()`: "An unresolved Promise was passed to toMatchSnapshot()",
-		`expect(42).toMatchSnapshot()`:                   "received value must be a Buffer or a string",
+		`expect(Promise.resolve('x')).toMatchSnapshot()`:     "An unresolved Promise was passed to toMatchSnapshot()",
+		`expect(42).toMatchSnapshot()`:                       "received value must be a Buffer or a string",
 		`expect('x').toMatchSnapshot({ maxDiffPixels: -1 })`: "`maxDiffPixels` option value must be non-negative integer",
 		`expect('x').not.toMatchSnapshot('n.txt')`:           "",
 	} {
