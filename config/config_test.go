@@ -134,6 +134,18 @@ func TestLimits(t *testing.T) {
 	if cfg.Test.AttachmentLimit == nil || *cfg.Test.AttachmentLimit != 8 || cfg.Test.MemoryLimit == nil || *cfg.Test.MemoryLimit != 512 {
 		t.Fatalf("from the environment: attachmentLimit %v, memoryLimit %v", cfg.Test.AttachmentLimit, cfg.Test.MemoryLimit)
 	}
+	t.Setenv("FERRIDRIVER_TEST_UPDATESNAPSHOTS", "all")
+	t.Setenv("FERRIDRIVER_BROWSER_VIDEO", "retain-on-failure")
+	if cfg, err = Load(dir, ""); err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Test.UpdateSnapshots != "all" || cfg.Browser.Video != "retain-on-failure" {
+		t.Fatalf("from the environment: updateSnapshots %q, video %q", cfg.Test.UpdateSnapshots, cfg.Browser.Video)
+	}
+	t.Setenv("FERRIDRIVER_TEST_UPDATESNAPSHOTS", "sometimes")
+	if _, err = Load(dir, ""); err == nil || !strings.Contains(err.Error(), `test.updateSnapshots: "sometimes" (want all, changed, missing, none)`) {
+		t.Fatalf("a bad updateSnapshots: %v", err)
+	}
 }
 
 func TestExplicitFile(t *testing.T) {

@@ -270,4 +270,8 @@ func TestVisualComparisonsMatchPlaywrightTest(t *testing.T) {
 			baselines[f] = b
 		}
 	}
+	bad := ferridriver(t, fd, "bdd", "--update-snapshots=sometimes")
+	if bad.code != 2 || !strings.Contains(bad.stderr, `--update-snapshots: "sometimes" (want all, changed, missing, none)`) {
+		t.Errorf("a bad mode: exit %d\n%s", bad.code, bad.stderr)
+	}
 }
