@@ -245,7 +245,10 @@ func (r *Runtime) locatorMethods() []method {
 		method{"screenshot", func(c goja.FunctionCall) goja.Value {
 			l := self(c, "locator.screenshot")
 			o := r.opts(c.Argument(0))
-			opt := playwright.LocatorScreenshotOptions{Path: r.path("locator.screenshot", o.s("path"), capability.FSWrite), Timeout: r.timeout(o, l.frame.Page()), OmitBackground: o.b("omitBackground"), Quality: o.i("quality")}
+			var s shooter
+			r.screenshotOptions(o, &s, false)
+			opt := s.loc0
+			opt.Path, opt.Quality, opt.Timeout, opt.Type = r.path("locator.screenshot", o.s("path"), capability.FSWrite), o.i("quality"), r.timeout(o, l.frame.Page()), nil
 			if t := o.s("type"); t != nil {
 				opt.Type = (*playwright.ScreenshotType)(t)
 			}

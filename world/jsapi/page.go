@@ -209,13 +209,12 @@ func (r *Runtime) pageMethods() []method {
 		method{"screenshot", func(c goja.FunctionCall) goja.Value {
 			w := self(c, "page.screenshot")
 			o := r.opts(c.Argument(0))
-			opt := playwright.PageScreenshotOptions{FullPage: o.b("fullPage"), Path: r.path("page.screenshot", o.s("path"), capability.FSWrite), Quality: o.i("quality"),
-				OmitBackground: o.b("omitBackground"), Timeout: r.timeout(o, w.p)}
+			var s shooter
+			r.screenshotOptions(o, &s, false)
+			opt := s.page0
+			opt.Path, opt.Quality, opt.Timeout, opt.Type = r.path("page.screenshot", o.s("path"), capability.FSWrite), o.i("quality"), r.timeout(o, w.p), nil
 			if t := o.s("type"); t != nil {
 				opt.Type = (*playwright.ScreenshotType)(t)
-			}
-			if clip, ok := o.val("clip").(*goja.Object); ok {
-				opt.Clip = &playwright.Rect{X: clip.Get("x").ToFloat(), Y: clip.Get("y").ToFloat(), Width: clip.Get("width").ToFloat(), Height: clip.Get("height").ToFloat()}
 			}
 			return async(r, "page.screenshot", func() ([]byte, error) { return w.p.Screenshot(opt) }, r.buffer)
 		}},

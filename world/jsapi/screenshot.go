@@ -3,7 +3,9 @@ package jsapi
 import (
 	"bytes"
 	"encoding/base64"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -14,6 +16,7 @@ import (
 	"github.com/playwright-community/playwright-go"
 
 	"github.com/ferridriver/ferridriver/internal/comparator"
+	"github.com/ferridriver/ferridriver/jsbridge/capability"
 	"github.com/ferridriver/ferridriver/messages"
 )
 
@@ -295,12 +298,26 @@ func (j *snapshotJob) matchValue(data []byte, isText bool) (*snapshotResult, err
 	return j.different(matcherHint(receiver, "toMatchSnapshot", false), res.Message, data, expected, nil, res.Diff, nil)
 }
 
-// checkSnapshotPaths applies the filesystem check to the files a
-// comparison reads and writes. Loop goroutine only.
+// checkSnapshotPaths applies the filesystem check (VM.CheckPath) to the
+// files a comparison reads and writes: the outputs are writes; the
+// baseline is a read, and a write too when the update mode may write it
+// (all and changed; missing and the default when there is none yet).
+// Loop goroutine only.
 func (r *Runtime) checkSnapshotPaths(api string, p *snapshotPaths) {
-	for _, f := range []*string{&p.expected, &p.actual, &p.diff, &p.previous, &p.legacyExpected} {
-		*f = *r.path(f)
+	p.expected = *r.path(api, &p.expected, capability.FSRead)
+	if update := r.settings().Update; update == "all" || update == "changed" || update != "none" && !fileExists(p.expected) {
+		p.expected = *r.path(api, &p.expected, capability.FSWrite)
 	}
+	for _, f := range []*string{&p.actual, &p.diff, &p.previous, &p.legacyExpected} {
+		*f = *r.path(api, f, capability.FSWrite)
+	}
+}
+
+// fileExists reports whether path names something (a read error other
+// than not existing counts as existing: the read reports it).
+func fileExists(path string) bool {
+	_, err := os.Stat(path)
+	return !errors.Is(err, fs.ErrNotExist)
 }
 
 // ---- toHaveScreenshot ----
@@ -630,7 +647,7 @@ func (r *Runtime) screenshotOptions(o opts, s *shooter, visual bool) {
 	if sp := o.val("stylePath"); sp != nil && !isNullish(sp) {
 		var css []string
 		for _, p := range r.strings(sp) {
-			path := *r.path(&p)
+			path := *r.path("screenshot", &p, capability.FSRead)
 			b, err := os.ReadFile(path)
 			if err != nil {
 				panic(r.newError("Error", "screenshot: stylePath: "+err.Error(), r.rt.CaptureCallStack(0, nil)))

@@ -18,6 +18,15 @@ func TestToHaveScreenshot(t *testing.T) {
 	e.ok(`await page.setContent('<h1>Still</h1><p id="tick">0</p>')`)
 	je := e.fails(`await expect(page).toHaveScreenshot('a.png')`)
 	wantContains(t, je.Error(), "toHaveScreenshot() must be called during a test case")
+	// page.screenshot and locator.screenshot take the same options.
+	got := e.ok(`
+		const plain = await page.screenshot();
+		const masked = await page.screenshot({ mask: [page.locator('h1')], maskColor: '#00ff00', animations: 'disabled', caret: 'hide', scale: 'css' });
+		const heading = await page.locator('h1').screenshot({ mask: [page.locator('h1')], maskColor: '#00ff00' });
+		return [plain.equals(masked), masked.length > 100, heading.length > 100].join()`).String()
+	if got != "false,true,true" {
+		t.Errorf("screenshots with a mask: %s", got)
+	}
 
 	e.api.SetSnapshotSettings(jsapi.SnapshotSettings{Update: "none"})
 	e.api.BeginTestCase(jsapi.TestCase{File: "features/shots.feature", Title: "shots"})
