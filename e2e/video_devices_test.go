@@ -193,3 +193,52 @@ func videoFiles(t *testing.T, dir string) []string {
 	sort.Strings(out)
 	return out
 }
+
+// [browser] video records each test case's own page, as Playwright
+// Test's video option: this.page.video() is its Video, a failed test
+// case's video is kept in outputDir/videos and linked from the report
+// (retain-on-failure), a passed one's is not, and no recording is left
+// behind.
+func TestBrowserVideoOption(t *testing.T) {
+	testenv.NeedBrowser(t)
+	dir := t.TempDir()
+	testenv.WriteFiles(t, dir, map[string]string{
+		"ferridriver.toml": "[browser]\nvideo = \"retain-on-failure\"\nvideoSize = { width = 320, height = 240 }\noutputDir = \"results\"\n",
+		"features/steps.js": `const assert = require('assert');
+const { Given, Then } = require('@cucumber/cucumber');
+Given('a page', async function () {
+  await this.page.setContent('<h1>Recorded</h1>');
+  const path = await this.page.video().path();
+  assert.ok(path.endsWith('.webm'), path);
+  await new Promise((r) => setTimeout(r, 300));
+});
+Then('it is {string}', async function (want) {
+  assert.strictEqual(await this.page.textContent('h1'), want);
+});
+`,
+		"features/video.feature": `Feature: video
+  Scenario: passes
+    Given a page
+    Then it is "Recorded"
+
+  Scenario: fails
+    Given a page
+    Then it is "Something else"
+`,
+	})
+	res := ferridriver(t, dir, "bdd", "--format", "message:out/run.ndjson")
+	if res.code != 1 {
+		t.Fatalf("exit %d\n%s\n%s", res.code, res.stdout, res.stderr)
+	}
+	envs := oracles.ReadStream(t, filepath.Join(dir, "out", "run.ndjson"))
+	var links []string
+	for _, e := range envs {
+		if a := e.Attachment; a != nil && a.FileName != nil && *a.FileName == "video.webm" {
+			links = append(links, a.Body)
+		}
+	}
+	kept := videoFiles(t, filepath.Join(dir, "results", "videos"))
+	if len(links) != 1 || len(kept) != 1 || links[0] != "file://"+filepath.Join(dir, "results", "videos", kept[0]) || !strings.HasPrefix(kept[0], "fails-") {
+		t.Errorf("video links %v, videos kept %v", links, kept)
+	}
+}
