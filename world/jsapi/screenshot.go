@@ -529,7 +529,7 @@ func (r *Runtime) toHaveScreenshot(c goja.FunctionCall) goja.Value {
 		panic(r.newError("Error", err.Error(), r.rt.CaptureCallStack(0, nil)))
 	}
 	if !strings.HasSuffix(strings.ToLower(paths.expected), ".png") {
-		panic(r.newError("Error", fmt.Sprintf("Screenshot name %q must have '.png' extension", filepathBase(paths.expected)), r.rt.CaptureCallStack(0, nil)))
+		panic(r.newError("Error", fmt.Sprintf("Screenshot name %q must have '.png' extension", filepath.Base(paths.expected)), r.rt.CaptureCallStack(0, nil)))
 	}
 	cmpOpts := comparatorOptions(o)
 	if err := cmpOpts.Validate(); err != nil {
@@ -551,13 +551,6 @@ func (r *Runtime) toHaveScreenshot(c goja.FunctionCall) goja.Value {
 	return async(r, "expect."+api, func() (*snapshotResult, error) {
 		return j.matchScreenshot(s, timeout, title, receiver, locDesc)
 	}, func(res *snapshotResult) goja.Value { return res.value(r) })
-}
-
-func filepathBase(p string) string {
-	if i := strings.LastIndexAny(p, `/\`); i >= 0 {
-		return p[i+1:]
-	}
-	return p
 }
 
 // matchScreenshot runs toHaveScreenshot per the update mode, as
