@@ -332,6 +332,23 @@ func (l *Launcher) driver(ctx context.Context) (*pwStart, error) {
 	}
 }
 
+// findDriver finds the Playwright driver, or installs it with
+// Options.InstallDriver when the program opted in to the download.
+func (l *Launcher) findDriver(ctx context.Context) (*install.Driver, error) {
+	iopts := l.opts.Install
+	if iopts.Logf == nil {
+		iopts.Logf = l.opts.Logf
+	}
+	if l.opts.InstallDriver != nil {
+		return l.opts.InstallDriver(ctx, iopts)
+	}
+	drv, err := install.FindDriver(iopts.CacheDir)
+	if err != nil {
+		return nil, fmt.Errorf("%w, or let the program download it (InstallDriver: install.EnsureDriver in its options)", err)
+	}
+	return drv, nil
+}
+
 // runMu serialises playwright.Run: it reads and writes package globals of
 // playwright-go and the process environment.
 var runMu sync.Mutex
@@ -339,17 +356,7 @@ var runMu sync.Mutex
 func (l *Launcher) startDriver() (*playwright.Playwright, int, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
-	iopts := l.opts.Install
-	if iopts.Logf == nil {
-		iopts.Logf = l.opts.Logf
-	}
-	var drv *install.Driver
-	var err error
-	if l.opts.InstallDriver != nil {
-		drv, err = l.opts.InstallDriver(ctx, iopts)
-	} else if drv, err = install.FindDriver(iopts.CacheDir); err != nil {
-		err = fmt.Errorf("%w, or let the program download it (InstallDriver: install.EnsureDriver in its options)", err)
-	}
+	drv, err := l.findDriver(ctx)
 	if err != nil {
 		return nil, 0, err
 	}

@@ -29,9 +29,9 @@ type videoState struct {
 	ready bool
 }
 
-// PrepareVideo makes sure the driver can record videos: it installs the
-// driver if needed and puts the ffmpeg wrapper where the driver looks
-// (install.EnsureFFmpeg). A remote browser records on its own machine:
+// PrepareVideo makes sure the driver can record videos: it finds the
+// driver (installing it when Options.InstallDriver allows) and puts the
+// ffmpeg wrapper where the driver looks (install.EnsureFFmpeg). A remote browser records on its own machine:
 // nothing to do. It is cheap once it has succeeded.
 func (l *Launcher) PrepareVideo(ctx context.Context) error {
 	if l.cfg.Remote() {
@@ -42,7 +42,7 @@ func (l *Launcher) PrepareVideo(ctx context.Context) error {
 	if l.video.ready {
 		return nil
 	}
-	drv, err := install.EnsureDriver(ctx, l.opts.Install)
+	drv, err := l.findDriver(ctx)
 	if err != nil {
 		return err
 	}
@@ -58,10 +58,10 @@ func (l *Launcher) PrepareVideo(ctx context.Context) error {
 }
 
 // DeviceDescriptors returns the JSON of the device descriptors that ship
-// with the driver (Playwright's `devices`), installing the driver if
-// needed; it starts nothing.
+// with the driver (Playwright's `devices`), finding the driver as a
+// browser launch does; it starts nothing.
 func (l *Launcher) DeviceDescriptors(ctx context.Context) ([]byte, error) {
-	drv, err := install.EnsureDriver(ctx, l.opts.Install)
+	drv, err := l.findDriver(ctx)
 	if err != nil {
 		return nil, err
 	}
