@@ -122,3 +122,9 @@ func (h agentHost) Playwright(ctx context.Context) (*playwright.Playwright, erro
 func (h agentHost) Explain(err error) error { return h.b.src.Explain(err) }
 
 func (h agentHost) ActionTimeout() float64 { return actionTimeout(&h.b.cfg) }
+
+func (h agentHost) PrepareVideo(ctx context.Context) error { return h.b.launcher.PrepareVideo(ctx) }
+
+func (h agentHost) DeviceDescriptors(ctx context.Context) ([]byte, error) {
+	return h.b.launcher.DeviceDescriptors(ctx)
+}
