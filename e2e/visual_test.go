@@ -223,9 +223,17 @@ func TestVisualComparisonsMatchPlaywrightTest(t *testing.T) {
 	for i, r := range runs {
 		_ = os.RemoveAll(filepath.Join(pw, "test-results"))
 		_ = os.RemoveAll(filepath.Join(fd, "test-results"))
-		want := playwrightVisual(playwrightTest(t, pw, append(env, r.env...), r.pwArgs...), pw)
+		// The two runners work in folders of their own: run them at the
+		// same time (most of each run is waiting on its browser).
 		stream := filepath.Join(fd, "out", "run.ndjson")
-		res := ferridriverWithEnv(t, fd, r.env, append([]string{"bdd", "--format", "message:" + stream}, r.fdArgs...)...)
+		fdDone := make(chan runResult, 1)
+		go func() {
+			var res runResult
+			defer func() { fdDone <- res }() // also when the run fails the test
+			res = ferridriverWithEnv(t, fd, r.env, append([]string{"bdd", "--format", "message:" + stream}, r.fdArgs...)...)
+		}()
+		want := playwrightVisual(playwrightTest(t, pw, append(env, r.env...), r.pwArgs...), pw)
+		res := <-fdDone
 		got := ferridriverVisual(t, fd, stream)
 		if code := map[bool]int{true: 1, false: 0}[len(r.failing) > 0]; res.code != code {
 			t.Fatalf("%s: ferridriver exited %d, want %d\n%s\n%s", r.name, res.code, code, res.stdout, res.stderr)
