@@ -17,8 +17,9 @@ import (
 // (jsbridge/sandbox.go), never rules of its own:
 //
 //   - every path option (route.fulfill, setInputFiles, screenshots,
-//     storage state, traces, downloads, scripts added from a file) goes
-//     through VM.CheckPath;
+//     storage state, traces, downloads, scripts added from a file,
+//     recordVideo's dir, video.saveAs, the snapshot matchers' baselines
+//     and outputs) goes through VM.CheckPath;
 //   - page.goto and frame.goto refuse cloud metadata endpoints, and treat
 //     a file: URL as a read of its path; a file: page opened by code whose
 //     grant is limited keeps its context's other file: loads to that grant
