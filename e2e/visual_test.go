@@ -199,6 +199,7 @@ func files(t *testing.T, dir string) []string {
 // baselines rewritten, every test passing). The baselines and the
 // failure outputs get the same names.
 func TestVisualComparisonsMatchPlaywrightTest(t *testing.T) {
+	t.Parallel() // long and self-contained (see the package doc)
 	testenv.NeedBrowser(t)
 	chromium := chromiumForOracles(t)
 	pw, fd := t.TempDir(), t.TempDir()
