@@ -262,32 +262,11 @@ func runFlow(s mcpServer, base string) (flowRun, error) {
 // mcpBytesSuite measures the flow against both servers, runs times each,
 // interleaved, and prints the medians.
 func mcpBytesSuite(work, ferri, node, peer string, runs int) error {
-	chromium := os.Getenv("BENCH_BROWSER")
-	if chromium == "" {
-		chromium = "/usr/bin/chromium"
-	}
-	pwCLI := filepath.Join(peer, "@playwright", "mcp", "cli.js")
-	if _, err := os.Stat(pwCLI); err != nil {
-		return fmt.Errorf("%s is missing: run `make bench` (it installs the peer)", pwCLI)
-	}
-	base, err := demoapp.Serve(context.Background(), "127.0.0.1:0")
+	env, err := newMCPPeers(work, "mcp", peer, node, true)
 	if err != nil {
 		return err
 	}
-	fdDir, pwDir := filepath.Join(work, "mcp-ferridriver"), filepath.Join(work, "mcp-playwright")
-	for _, d := range []string{fdDir, pwDir} {
-		if err := os.RemoveAll(d); err != nil {
-			return err
-		}
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			return err
-		}
-	}
-	if err := os.WriteFile(filepath.Join(fdDir, "ferridriver.toml"), fmt.Appendf(nil, "[browser]\nbaseURL = %q\nexecutablePath = %q\n", base, chromium), 0o644); err != nil {
-		return err
-	}
-	pw := mcpServer{name: "@playwright/mcp " + peerVersion(peer, "@playwright/mcp"), dir: pwDir, argv: []string{node, pwCLI,
-		"--executable-path", chromium, "--headless", "--no-sandbox", "--isolated"}}
+	base, fdDir, pw := env.base, env.fdDir, env.pw
 	pwFiles := pw
 	pwFiles.name, pwFiles.files = pw.name+", snapshots read from its files", true
 	servers := []mcpServer{
@@ -424,4 +403,50 @@ func latencyRound(dir, ferri string, calls int) ([]time.Duration, error) {
 	}
 	sort.Slice(ds, func(i, j int) bool { return ds[i] < ds[j] })
 	return ds, nil
+}
+
+// mcpPeers is what the MCP suites share: the demo app, a fresh folder for
+// each server, ferridriver's on the system Chromium, and @playwright/mcp
+// (bench/peer) on the same browser.
+type mcpPeers struct {
+	base, fdDir string
+	pw          mcpServer
+}
+
+// newMCPPeers prepares the folders work/<prefix>-ferridriver and
+// work/<prefix>-playwright; withBaseURL gives ferridriver the demo app as
+// its baseURL.
+func newMCPPeers(work, prefix, peer, node string, withBaseURL bool) (*mcpPeers, error) {
+	chromium := os.Getenv("BENCH_BROWSER")
+	if chromium == "" {
+		chromium = "/usr/bin/chromium"
+	}
+	pwCLI := filepath.Join(peer, "@playwright", "mcp", "cli.js")
+	if _, err := os.Stat(pwCLI); err != nil {
+		return nil, fmt.Errorf("%s is missing: run `make bench` (it installs the peer)", pwCLI)
+	}
+	base, err := demoapp.Serve(context.Background(), "127.0.0.1:0")
+	if err != nil {
+		return nil, err
+	}
+	fdDir, pwDir := filepath.Join(work, prefix+"-ferridriver"), filepath.Join(work, prefix+"-playwright")
+	for _, d := range []string{fdDir, pwDir} {
+		if err := os.RemoveAll(d); err != nil {
+			return nil, err
+		}
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			return nil, err
+		}
+	}
+	toml := "[browser]\n"
+	if withBaseURL {
+		toml += fmt.Sprintf("baseURL = %q\n", base)
+	}
+	toml += fmt.Sprintf("executablePath = %q\n", chromium)
+	if err := os.WriteFile(filepath.Join(fdDir, "ferridriver.toml"), []byte(toml), 0o644); err != nil {
+		return nil, err
+	}
+	pw := mcpServer{name: "@playwright/mcp " + peerVersion(peer, "@playwright/mcp"), dir: pwDir, argv: []string{node, pwCLI,
+		"--executable-path", chromium, "--headless", "--no-sandbox", "--isolated"}}
+	return &mcpPeers{base: base, fdDir: fdDir, pw: pw}, nil
 }

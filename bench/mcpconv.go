@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 	"regexp"
 	"sort"
 	"strconv"
@@ -14,8 +12,6 @@ import (
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
-
-	"github.com/ferridriver/ferridriver/demoapp"
 )
 
 // mcp-conversation: what an agent's context receives over a whole
@@ -199,34 +195,14 @@ func runConversation(s mcpServer, base string) (conversation, error) {
 // times each after a warm-up, interleaved, and prints the medians: the
 // tools/list bytes, each step's bytes, the total and the ratio.
 func mcpConversationSuite(work, ferri, node, peer string, runs int) error {
-	chromium := os.Getenv("BENCH_BROWSER")
-	if chromium == "" {
-		chromium = "/usr/bin/chromium"
-	}
-	pwCLI := filepath.Join(peer, "@playwright", "mcp", "cli.js")
-	if _, err := os.Stat(pwCLI); err != nil {
-		return fmt.Errorf("%s is missing: run `make bench` (it installs the peer)", pwCLI)
-	}
-	base, err := demoapp.Serve(context.Background(), "127.0.0.1:0")
+	env, err := newMCPPeers(work, "mcp-conv", peer, node, false)
 	if err != nil {
 		return err
 	}
-	fdDir, pwDir := filepath.Join(work, "mcp-conv-ferridriver"), filepath.Join(work, "mcp-conv-playwright")
-	for _, d := range []string{fdDir, pwDir} {
-		if err := os.RemoveAll(d); err != nil {
-			return err
-		}
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			return err
-		}
-	}
-	if err := os.WriteFile(filepath.Join(fdDir, "ferridriver.toml"), fmt.Appendf(nil, "[browser]\nexecutablePath = %q\n", chromium), 0o644); err != nil {
-		return err
-	}
+	base, fdDir := env.base, env.fdDir
 	servers := []mcpServer{
 		{name: "ferridriver mcp", dir: fdDir, argv: []string{ferri, "mcp"}},
-		{name: "@playwright/mcp " + peerVersion(peer, "@playwright/mcp"), dir: pwDir, argv: []string{node, pwCLI,
-			"--executable-path", chromium, "--headless", "--no-sandbox", "--isolated"}},
+		env.pw,
 	}
 	results := make([][]conversation, len(servers))
 	for _, s := range servers { // warm-up
