@@ -192,14 +192,7 @@ func TestSecondInterruptWhileTheWebServerStarts(t *testing.T) {
 	})
 	token := runToken(t)
 	t.Cleanup(func() { killAll(token) })
-	cmd := exec.Command(binary, "bdd")
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), token)
-	var stderr limitedBuffer
-	cmd.Stdout, cmd.Stderr = &stderr, &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	cmd, _, stderr := startFerridriver(t, dir, []string{token}, "bdd")
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
 	waitFor(t, func() bool { _, err := os.Stat(filepath.Join(dir, "deaf")); return err == nil })
