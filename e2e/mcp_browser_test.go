@@ -5,13 +5,11 @@ import (
 	"encoding/json"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -234,35 +232,8 @@ func TestMCPBrowserSessions(t *testing.T) {
 // until it listens; it returns the endpoint.
 func startMCPHTTP(t *testing.T, dir string, env []string, args ...string) string {
 	t.Helper()
-	port := testenv.FreePort(t)
-	cmd := exec.Command(binary, append([]string{"mcp", "--transport", "http", "--port", strconv.Itoa(port)}, args...)...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), env...)
-	stderr := &testenv.SyncBuffer{}
-	cmd.Stderr = stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		_ = cmd.Process.Signal(syscall.SIGTERM)
-		done := make(chan struct{})
-		go func() { _ = cmd.Wait(); close(done) }()
-		select {
-		case <-done:
-		case <-time.After(20 * time.Second):
-			_ = cmd.Process.Kill()
-			<-done
-			t.Errorf("ferridriver mcp did not stop on SIGTERM:\n%s", stderr.String())
-		}
-	})
-	deadline := time.Now().Add(30 * time.Second)
-	for !strings.Contains(stderr.String(), "serving streamable HTTP") {
-		if time.Now().After(deadline) {
-			t.Fatalf("the HTTP server did not start:\n%s", stderr.String())
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	return "http://127.0.0.1:" + strconv.Itoa(port) + "/mcp"
+	endpoint, _, _ := startMCPHTTPCmd(t, dir, env, args...)
+	return endpoint
 }
 
 type bearer struct {

@@ -11,7 +11,6 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/ferridriver/ferridriver/internal/testenv"
 	"github.com/ferridriver/ferridriver/jsbridge"
 	"github.com/ferridriver/ferridriver/world"
 	"github.com/ferridriver/ferridriver/world/browsing"
@@ -21,16 +20,7 @@ import (
 // clients to it in memory, each its own MCP session.
 func clients(t *testing.T, files map[string]string, opts Options, n int) ([]*sdk.ClientSession, *Server, string) {
 	t.Helper()
-	dir := t.TempDir()
-	testenv.WriteFiles(t, dir, files)
-	opts.Dir = dir
-	if opts.Extensions == nil {
-		opts.Extensions = []string{"ext"}
-	}
-	srv, err := New(opts)
-	if err != nil {
-		t.Fatal(err)
-	}
+	srv, dir := newServer(t, files, opts)
 	t.Cleanup(func() { srv.Close() })
 	var out []*sdk.ClientSession
 	for range n {

@@ -13,20 +13,13 @@ import (
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
-
-	"github.com/ferridriver/ferridriver/internal/testenv"
 )
 
 // httpServer serves a Server for a project made of files over HTTP with
 // o; it returns the endpoint and the server.
 func httpServer(t *testing.T, files map[string]string, o HTTPOptions) (string, *Server) {
 	t.Helper()
-	dir := t.TempDir()
-	testenv.WriteFiles(t, dir, files)
-	srv, err := New(Options{Dir: dir, Extensions: []string{"ext"}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	srv, _ := newServer(t, files, Options{})
 	t.Cleanup(func() { srv.Close() })
 	ts := httptest.NewServer(srv.HTTPHandler(o))
 	t.Cleanup(ts.Close)
@@ -35,7 +28,13 @@ func httpServer(t *testing.T, files map[string]string, o HTTPOptions) (string, *
 
 func initialize(t *testing.T, endpoint string, headers map[string]string) (int, string) {
 	t.Helper()
-	body := `{"jsonrpc":"2.0","id":7,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`
+	return postJSON(t, endpoint, headers, `{"jsonrpc":"2.0","id":7,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`)
+}
+
+// postJSON posts a JSON-RPC body with headers and returns the status and
+// the answer.
+func postJSON(t *testing.T, endpoint string, headers map[string]string, body string) (int, string) {
+	t.Helper()
 	req, _ := http.NewRequest("POST", endpoint, strings.NewReader(body))
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, text/event-stream")
@@ -236,17 +235,7 @@ func sendSlowBody(t *testing.T, endpoint string) {
 // the answer.
 func post(t *testing.T, endpoint, session, body string) (int, string) {
 	t.Helper()
-	req, _ := http.NewRequest("POST", endpoint, strings.NewReader(body))
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	req.Header.Set("Mcp-Session-Id", session)
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	return resp.StatusCode, string(b)
+	return postJSON(t, endpoint, map[string]string{"Mcp-Session-Id": session}, body)
 }
 
 func TestHTTPOversizedMessagesAreAnsweredWithoutTheSDK(t *testing.T) {

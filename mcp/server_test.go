@@ -16,9 +16,9 @@ import (
 	"github.com/ferridriver/ferridriver/internal/testenv"
 )
 
-// connect starts a Server for a project made of files and connects an SDK
-// client to it in memory.
-func connect(t *testing.T, files map[string]string, opts Options, copts *sdk.ClientOptions) (*sdk.ClientSession, *Server, string) {
+// newServer writes files into a new project directory and makes a Server
+// for it (extensions from ext/ unless opts says otherwise).
+func newServer(t *testing.T, files map[string]string, opts Options) (*Server, string) {
 	t.Helper()
 	dir := t.TempDir()
 	testenv.WriteFiles(t, dir, files)
@@ -30,6 +30,14 @@ func connect(t *testing.T, files map[string]string, opts Options, copts *sdk.Cli
 	if err != nil {
 		t.Fatal(err)
 	}
+	return srv, dir
+}
+
+// connect starts a Server for a project made of files and connects an SDK
+// client to it in memory.
+func connect(t *testing.T, files map[string]string, opts Options, copts *sdk.ClientOptions) (*sdk.ClientSession, *Server, string) {
+	t.Helper()
+	srv, dir := newServer(t, files, opts)
 	ct, st := sdk.NewInMemoryTransports()
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
