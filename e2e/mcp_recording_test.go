@@ -26,9 +26,11 @@ func TestMCPRecordingCompletesTheStory(t *testing.T) {
 	dir := browserProject(t)
 	cs, _ := mcpClient(t, dir, nil)
 
+	// A suggested check goes to the export (checked below), not into the
+	// action's result: the agent does not act on it.
 	login := callOK(t, cs, "browser_navigate", map[string]any{"url": "/login"})
-	if !strings.Contains(login, `Step: Then I expect 'role=heading[name="Log in"]' to be visible (suggested check)`) {
-		t.Errorf("navigate: want a suggested check of the heading:\n%s", login)
+	if strings.Contains(login, "Step: Then") {
+		t.Errorf("navigate: the suggested check is repeated in the result:\n%s", login)
 	}
 	callOK(t, cs, "browser_navigate", map[string]any{"url": "/dialogs.html"})
 	// The agent checks at once: its check replaces the suggested one.
@@ -38,10 +40,7 @@ func TestMCPRecordingCompletesTheStory(t *testing.T) {
 		t.Errorf("alert: want %q:\n%s", "an alert dialog opened", alert)
 	}
 	callOK(t, cs, "browser_handle_dialog", map[string]any{"accept": true})
-	back := callOK(t, cs, "browser_navigate_back", nil)
-	if !strings.Contains(back, `Step: Then I expect 'role=heading[name="Log in"]' to be visible (suggested check)`) {
-		t.Errorf("back: want a suggested check:\n%s", back)
-	}
+	callOK(t, cs, "browser_navigate_back", nil)
 	callOK(t, cs, "browser_navigate_forward", nil)
 	callOK(t, cs, "browser_tabs", map[string]any{"action": "new", "url": "/todo.html"})
 	closed := callOK(t, cs, "browser_tabs", map[string]any{"action": "close", "index": 0})

@@ -72,27 +72,24 @@ func (a snapArg) mode() (browsing.SnapMode, error) {
 	return 0, fmt.Errorf("snapshot must be diff, full or none, not %q", a.Snapshot)
 }
 
-// Schema fragments, shared by the tools. Property descriptions are left
-// out where the name and the tool's description say enough: every byte
-// here is sent to the agent's model with tools/list. The conventions they
-// share (session, snapshot, ref/target/selector/role+name) are in the
-// server's instructions (browserInstructions).
+// Schema fragments, shared by the tools. Every byte here is sent to the
+// agent's model with tools/list on every turn, so a schema lists only what
+// an agent needs to call the tool as @playwright/mcp's agents do: no
+// property descriptions where the name and the tool's description say
+// enough. ferridriver's extras that every browser tool shares (session,
+// snapshot, role with name; ref and selector, the spellings of older
+// versions) are said once in the server's instructions
+// (browserInstructions) and accepted by the handlers (decodeArgs), not
+// listed in each schema.
 var (
-	str         = map[string]any{"type": "string"}
-	boolean     = map[string]any{"type": "boolean"}
-	number      = map[string]any{"type": "number"}
-	strList     = map[string]any{"type": "array", "items": str}
-	sessionProp = str
-	// ref and selector, the spellings of older versions, are accepted
-	// (targetArgs) and said in the instructions, not listed.
-	targetProps = map[string]any{
-		"element": map[string]any{"type": "string", "description": "element description"},
-		"target":  map[string]any{"type": "string", "description": "ref from the snapshot, or a selector"},
-		"role":    str,
-		"name":    str,
-	}
-	snapshotProp = map[string]any{"enum": []string{"diff", "full", "none"}}
-	filenameProp = map[string]any{"type": "string", "description": "save to this file (in the project) instead"}
+	str          = map[string]any{"type": "string"}
+	boolean      = map[string]any{"type": "boolean"}
+	number       = map[string]any{"type": "number"}
+	strList      = map[string]any{"type": "array", "items": str}
+	targetProps  = map[string]any{"element": str, "target": str}
+	// filename (the result saved to a project file instead of returned)
+	// is said in the instructions.
+	filenameProp = str
 )
 
 // desc is a property with a description.
@@ -101,13 +98,12 @@ func desc(typ, d string) map[string]any { return map[string]any{"type": typ, "de
 // enum is a string property with its values.
 func enum(values ...string) map[string]any { return map[string]any{"type": "string", "enum": values} }
 
-// schema builds an object schema from property maps (later ones win) with
-// the session property added. It does not say additionalProperties:
-// false (bytes on every tools/list): the handler refuses unknown
-// arguments (decodeArgs), naming them, and accepts the older spellings
-// (ref, selector, startRef...) that the schema leaves out.
+// schema builds an object schema from property maps (later ones win). It
+// does not say additionalProperties: false (bytes on every tools/list): the
+// handler refuses unknown arguments (decodeArgs), naming them, and accepts
+// the shared extras and older spellings the schema leaves out.
 func schema(required []string, props ...map[string]any) json.RawMessage {
-	all := map[string]any{"session": sessionProp}
+	all := map[string]any{}
 	for _, p := range props {
 		for k, v := range p {
 			all[k] = v
@@ -119,14 +115,6 @@ func schema(required []string, props ...map[string]any) json.RawMessage {
 	}
 	b, _ := json.Marshal(s)
 	return b
-}
-
-func withSnapshot(p map[string]any) map[string]any {
-	out := map[string]any{"snapshot": snapshotProp}
-	for k, v := range p {
-		out[k] = v
-	}
-	return out
 }
 
 // browserTool registers a browser tool whose handler gets the named
@@ -346,10 +334,13 @@ func heartbeat(ctx context.Context, what string) (stop func()) {
 
 func ptr[T any](v T) *T { return &v }
 
-// Annotation sets.
+// Annotation sets. MCP defines each hint's default (readOnly false,
+// destructive true, idempotent false, openWorld true): a set says only
+// what differs, and a tool with all defaults (annAct) sends none, the
+// same meaning in fewer bytes.
 var (
-	annRead     = &sdk.ToolAnnotations{ReadOnlyHint: true, DestructiveHint: ptr(false), OpenWorldHint: ptr(false)}
-	annAct      = &sdk.ToolAnnotations{DestructiveHint: ptr(true), OpenWorldHint: ptr(true)}
+	annRead     = &sdk.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: ptr(false)}
+	annAct      *sdk.ToolAnnotations
 	annSafe     = &sdk.ToolAnnotations{DestructiveHint: ptr(false), OpenWorldHint: ptr(false)}
 	annNavigate = &sdk.ToolAnnotations{DestructiveHint: ptr(false), OpenWorldHint: ptr(true)}
 )

@@ -137,8 +137,7 @@ func (c *bddCollector) Handle(env *messages.Envelope) {
 func (s *Server) addRunBDDTool() {
 	s.browserTool(&sdk.Tool{
 		Name:        "run_bdd",
-		Title:       "Run Gherkin scenarios on the live page",
-		Description: "Runs feature files (paths, globs, file.feature:LINE) or inline gherkin on the session's current tab as it is; returns each scenario's steps and status.",
+		Description: "Runs features (paths, globs, file.feature:LINE) or inline gherkin on the session's current tab; returns each scenario's steps and status.",
 		InputSchema: schema(nil, map[string]any{"features": strList, "gherkin": str, "tags": desc("string", "tag expression")}),
 		Annotations: annAct,
 	}, func() any { return &runBDDArgs{} }, func(ctx context.Context, ss *browsing.Session, a any) (*sdk.CallToolResult, error) {

@@ -51,23 +51,23 @@ func (s *Server) addVisionTools() {
 	xy := map[string]any{"x": number, "y": number}
 	button := enum("left", "right", "middle")
 	for _, m := range []struct {
-		name, title, kind, desc string
-		required                []string
-		props                   map[string]any
+		name, kind, desc string
+		required         []string
+		props            map[string]any
 	}{
-		{"browser_mouse_move_xy", "Move mouse", "move", "Moves the mouse to x, y (CSS pixels).", []string{"x", "y"}, xy},
-		{"browser_mouse_click_xy", "Click at", "click", "Clicks at x, y (CSS pixels).", []string{"x", "y"},
+		{"browser_mouse_move_xy", "move", "Moves the mouse to x, y (CSS pixels).", []string{"x", "y"}, xy},
+		{"browser_mouse_click_xy", "click", "Clicks at x, y (CSS pixels).", []string{"x", "y"},
 			map[string]any{"x": number, "y": number, "button": button, "clickCount": number, "delay": number}},
-		{"browser_mouse_drag_xy", "Drag mouse", "drag", "Drags with the left button from startX, startY to endX, endY.", []string{"startX", "startY", "endX", "endY"},
+		{"browser_mouse_drag_xy", "drag", "Drags with the left button from startX, startY to endX, endY.", []string{"startX", "startY", "endX", "endY"},
 			map[string]any{"startX": number, "startY": number, "endX": number, "endY": number}},
-		{"browser_mouse_down", "Mouse down", "down", "Presses a mouse button.", nil, map[string]any{"button": button}},
-		{"browser_mouse_up", "Mouse up", "up", "Releases a mouse button.", nil, map[string]any{"button": button}},
-		{"browser_mouse_wheel", "Mouse wheel", "wheel", "Scrolls the mouse wheel by deltaX, deltaY.", []string{"deltaX", "deltaY"},
+		{"browser_mouse_down", "down", "Presses a mouse button.", nil, map[string]any{"button": button}},
+		{"browser_mouse_up", "up", "Releases a mouse button.", nil, map[string]any{"button": button}},
+		{"browser_mouse_wheel", "wheel", "Scrolls the mouse wheel by deltaX, deltaY.", []string{"deltaX", "deltaY"},
 			map[string]any{"deltaX": number, "deltaY": number}},
 	} {
 		kind := m.kind
-		s.browserTool(&sdk.Tool{Name: m.name, Title: m.title, Description: m.desc,
-			InputSchema: schema(m.required, withSnapshot(m.props)), Annotations: annAct,
+		s.browserTool(&sdk.Tool{Name: m.name, Description: m.desc,
+			InputSchema: schema(m.required, m.props), Annotations: annAct,
 		}, func() any { return &mouseArgs{} }, func(ctx context.Context, ss *browsing.Session, a any) (*sdk.CallToolResult, error) {
 			in := a.(*mouseArgs)
 			mode, err := in.mode()
@@ -85,7 +85,6 @@ func (s *Server) addVisionTools() {
 
 	s.browserTool(&sdk.Tool{
 		Name:        "browser_pdf_save",
-		Title:       "Save as PDF",
 		Description: "Saves the page as PDF to filename (in the project; default page-<time>.pdf).",
 		InputSchema: schema(nil, map[string]any{"filename": str}),
 		Annotations: annRead,
@@ -104,8 +103,7 @@ func (s *Server) addVisionTools() {
 
 	s.browserTool(&sdk.Tool{
 		Name:        "browser_verify_list_visible",
-		Title:       "Verify list visible",
-		Description: "Checks that the list target shows each of items; recorded as Then steps.",
+		Description: "Checks that the list target shows each of items.",
 		InputSchema: schema([]string{"items"}, targetProps, map[string]any{"items": strList}),
 		Annotations: annRead,
 	}, func() any { return &verifyListArgs{} }, func(ctx context.Context, ss *browsing.Session, a any) (*sdk.CallToolResult, error) {
@@ -118,7 +116,6 @@ func (s *Server) addVisionTools() {
 
 	s.browserTool(&sdk.Tool{
 		Name:        "browser_generate_locator",
-		Title:       "Generate a locator",
 		Description: "The Playwright locator of an element, for tests.",
 		InputSchema: schema(nil, targetProps),
 		Annotations: annRead,

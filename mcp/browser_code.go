@@ -36,7 +36,6 @@ type runCodeArgs struct {
 func (s *Server) addRunCodeTool() {
 	s.server.AddTool(&sdk.Tool{
 		Name:        ToolRunCode,
-		Title:       "Run Playwright code (unsafe)",
 		Description: "Runs Playwright code on the current page: `async (page) => { ... }`; returns its value as JSON. Unsafe: run_script's authority.",
 		InputSchema: schema(nil, map[string]any{"code": str, "filename": desc("string", "read the code from this file (in the project)")}),
 		Annotations: &sdk.ToolAnnotations{DestructiveHint: ptr(true), OpenWorldHint: ptr(true)},

@@ -30,8 +30,7 @@ type exportArgs struct {
 func (s *Server) addExportTool() {
 	s.browserTool(&sdk.Tool{
 		Name:        "session_export",
-		Title:       "Export the session as a feature",
-		Description: "The session's recorded actions and checks as a Gherkin feature that `ferridriver bdd` runs; path (.feature, in the project) writes it too (an existing file only with overwrite).",
+		Description: "The session's recorded steps as a feature file for `ferridriver bdd`; path (.feature, in the project) also writes it (overwrite to replace one).",
 		InputSchema: schema(nil, map[string]any{"feature": str, "scenario": str, "path": str, "overwrite": boolean}),
 		Annotations: &sdk.ToolAnnotations{DestructiveHint: ptr(true), IdempotentHint: true, OpenWorldHint: ptr(false)},
 	}, func() any { return &exportArgs{} }, func(ctx context.Context, ss *browsing.Session, a any) (*sdk.CallToolResult, error) {

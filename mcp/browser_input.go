@@ -88,9 +88,8 @@ type uploadArgs struct {
 func (s *Server) addInputTools() {
 	s.browserTool(&sdk.Tool{
 		Name:        "browser_click",
-		Title:       "Click",
 		Description: "Clicks an element.",
-		InputSchema: schema(nil, withSnapshot(targetProps), map[string]any{
+		InputSchema: schema(nil, targetProps, map[string]any{
 			"doubleClick": boolean,
 			"button":      enum("left", "right", "middle"),
 			"modifiers":   map[string]any{"type": "array", "items": enum("Alt", "Control", "ControlOrMeta", "Meta", "Shift")},
@@ -107,9 +106,8 @@ func (s *Server) addInputTools() {
 
 	s.browserTool(&sdk.Tool{
 		Name:        "browser_type",
-		Title:       "Type text",
 		Description: "Types text into an editable element: filled at once, or key by key with slowly; submit presses Enter after.",
-		InputSchema: schema([]string{"text"}, withSnapshot(targetProps), map[string]any{"text": str, "submit": boolean, "slowly": boolean}),
+		InputSchema: schema([]string{"text"}, targetProps, map[string]any{"text": str, "submit": boolean, "slowly": boolean}),
 		Annotations: annAct,
 	}, func() any { return &typeArgs{} }, func(ctx context.Context, ss *browsing.Session, a any) (*sdk.CallToolResult, error) {
 		in := a.(*typeArgs)
@@ -132,13 +130,12 @@ func (s *Server) addInputTools() {
 	}
 	s.browserTool(&sdk.Tool{
 		Name:        "browser_fill_form",
-		Title:       "Fill form",
 		Description: "Fills several form fields in one call.",
-		InputSchema: schema([]string{"fields"}, withSnapshot(map[string]any{
+		InputSchema: schema([]string{"fields"}, map[string]any{
 			"fields": map[string]any{"type": "array", "items": map[string]any{
-				"type": "object", "properties": fieldProps, "required": []string{"value"}, "additionalProperties": false,
+				"type": "object", "properties": fieldProps, "required": []string{"value"},
 			}},
-		})),
+		}),
 		Annotations: annAct,
 	}, func() any { return &fillFormArgs{} }, func(ctx context.Context, ss *browsing.Session, a any) (*sdk.CallToolResult, error) {
 		in := a.(*fillFormArgs)
@@ -158,9 +155,8 @@ func (s *Server) addInputTools() {
 
 	s.browserTool(&sdk.Tool{
 		Name:        "browser_select_option",
-		Title:       "Select option",
 		Description: "Selects options (by value or label) in a dropdown.",
-		InputSchema: schema([]string{"values"}, withSnapshot(targetProps), map[string]any{"values": strList}),
+		InputSchema: schema([]string{"values"}, targetProps, map[string]any{"values": strList}),
 		Annotations: annAct,
 	}, func() any { return &selectArgs{} }, func(ctx context.Context, ss *browsing.Session, a any) (*sdk.CallToolResult, error) {
 		in := a.(*selectArgs)
@@ -173,9 +169,8 @@ func (s *Server) addInputTools() {
 
 	s.browserTool(&sdk.Tool{
 		Name:        "browser_hover",
-		Title:       "Hover",
 		Description: "Moves the mouse over an element.",
-		InputSchema: schema(nil, withSnapshot(targetProps)),
+		InputSchema: schema(nil, targetProps),
 		Annotations: annSafe,
 	}, func() any { return &hoverArgs{} }, func(ctx context.Context, ss *browsing.Session, a any) (*sdk.CallToolResult, error) {
 		in := a.(*hoverArgs)
@@ -188,11 +183,10 @@ func (s *Server) addInputTools() {
 
 	s.browserTool(&sdk.Tool{
 		Name:        "browser_drag",
-		Title:       "Drag and drop",
-		Description: "Drags the start element onto the end element (each a ref or a selector).",
-		InputSchema: schema(nil, withSnapshot(map[string]any{
+		Description: "Drags the start element onto the end element.",
+		InputSchema: schema(nil, map[string]any{
 			"startElement": str, "startTarget": str, "endElement": str, "endTarget": str,
-		})),
+		}),
 		Annotations: annAct,
 	}, func() any { return &dragArgs{} }, func(ctx context.Context, ss *browsing.Session, a any) (*sdk.CallToolResult, error) {
 		in := a.(*dragArgs)
@@ -207,9 +201,8 @@ func (s *Server) addInputTools() {
 
 	s.browserTool(&sdk.Tool{
 		Name:        "browser_press_key",
-		Title:       "Press a key",
 		Description: "Presses a key (Enter, ArrowLeft, a, Control+A) on the focused element or on target.",
-		InputSchema: schema([]string{"key"}, withSnapshot(targetProps), map[string]any{"key": str}),
+		InputSchema: schema([]string{"key"}, targetProps, map[string]any{"key": str}),
 		Annotations: annAct,
 	}, func() any { return &pressArgs{} }, func(ctx context.Context, ss *browsing.Session, a any) (*sdk.CallToolResult, error) {
 		in := a.(*pressArgs)
@@ -225,9 +218,8 @@ func (s *Server) addInputTools() {
 
 	s.browserTool(&sdk.Tool{
 		Name:        "browser_file_upload",
-		Title:       "Upload files",
 		Description: "Answers the open file chooser with paths (none cancels it), or sets the files of the file input target.",
-		InputSchema: schema(nil, withSnapshot(targetProps), map[string]any{"paths": strList}),
+		InputSchema: schema(nil, targetProps, map[string]any{"paths": strList}),
 		Annotations: annAct,
 	}, func() any { return &uploadArgs{} }, func(ctx context.Context, ss *browsing.Session, a any) (*sdk.CallToolResult, error) {
 		in := a.(*uploadArgs)

@@ -56,8 +56,7 @@ func (s *Server) projectPaths(in []string) ([]string, error) {
 func (s *Server) addInspectTools() {
 	s.browserTool(&sdk.Tool{
 		Name:        "browser_find",
-		Title:       "Find in page snapshot",
-		Description: "Finds text (case-insensitive) or a regex (/re/i) in the snapshot: each match with its path and refs, cheaper than a whole snapshot.",
+		Description: "Finds text (case-insensitive) or a regex (/re/i) in the snapshot: each match with its path and refs.",
 		InputSchema: schema(nil, map[string]any{"text": str, "regex": str, "filename": filenameProp}),
 		Annotations: annRead,
 	}, func() any { return &findArgs{} }, func(ctx context.Context, ss *browsing.Session, a any) (*sdk.CallToolResult, error) {
@@ -71,8 +70,7 @@ func (s *Server) addInspectTools() {
 
 	s.browserTool(&sdk.Tool{
 		Name:        "browser_network_request",
-		Title:       "Network request details",
-		Description: "Headers and bodies of request index (numbered by browser_network_requests), or only part.",
+		Description: "Headers and bodies of request index (from browser_network_requests), or only part.",
 		InputSchema: schema([]string{"index"}, map[string]any{
 			"index": map[string]any{"type": "integer", "minimum": 1},
 			"part":  enum("request-headers", "request-body", "response-headers", "response-body"), "filename": filenameProp,
@@ -92,9 +90,8 @@ func (s *Server) addInspectTools() {
 
 	s.browserTool(&sdk.Tool{
 		Name:        "browser_drop",
-		Title:       "Drop files or data",
-		Description: "Drops files (paths) and/or data (MIME type to text) onto an element, as if dragged from outside the page.",
-		InputSchema: schema(nil, withSnapshot(targetProps), map[string]any{
+		Description: "Drops files (paths) or data (MIME type to text) onto an element from outside the page.",
+		InputSchema: schema(nil, targetProps, map[string]any{
 			"paths": strList, "data": map[string]any{"type": "object", "additionalProperties": str},
 		}),
 		Annotations: annAct,

@@ -25,9 +25,8 @@ type historyArgs struct {
 func (s *Server) addNavTools() {
 	s.browserTool(&sdk.Tool{
 		Name:        "browser_navigate",
-		Title:       "Navigate to a URL",
 		Description: "Opens a URL (relative: to baseURL) in the current tab.",
-		InputSchema: schema([]string{"url"}, withSnapshot(map[string]any{"url": str})),
+		InputSchema: schema([]string{"url"}, map[string]any{"url": str}),
 		Annotations: annNavigate,
 	}, func() any { return &navigateArgs{} }, func(ctx context.Context, ss *browsing.Session, a any) (*sdk.CallToolResult, error) {
 		in := a.(*navigateArgs)
@@ -41,14 +40,14 @@ func (s *Server) addNavTools() {
 		defer heartbeat(ctx, "navigating to "+in.URL)()
 		return textResult(ss.Navigate(ctx, in.URL, mode))
 	})
-	for _, h := range []struct{ name, title, which, desc string }{
-		{"browser_navigate_back", "Go back", "back", "Goes back in the tab's history."},
-		{"browser_navigate_forward", "Go forward", "forward", "Goes forward in the tab's history."},
-		{"browser_reload", "Reload", "reload", "Reloads the page."},
+	for _, h := range []struct{ name, which, desc string }{
+		{"browser_navigate_back", "back", "Goes back in the tab's history."},
+		{"browser_navigate_forward", "forward", "Goes forward in the tab's history."},
+		{"browser_reload", "reload", "Reloads the page."},
 	} {
 		which := h.which
-		s.browserTool(&sdk.Tool{Name: h.name, Title: h.title, Description: h.desc,
-			InputSchema: schema(nil, withSnapshot(nil)), Annotations: annNavigate,
+		s.browserTool(&sdk.Tool{Name: h.name, Description: h.desc,
+			InputSchema: schema(nil), Annotations: annNavigate,
 		}, func() any { return &historyArgs{} }, func(ctx context.Context, ss *browsing.Session, a any) (*sdk.CallToolResult, error) {
 			mode, err := a.(*historyArgs).mode()
 			if err != nil {

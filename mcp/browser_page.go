@@ -121,17 +121,20 @@ type closeArgs struct {
 
 // nullable is a media feature's schema: its values or null.
 func nullable(values ...string) map[string]any {
-	return map[string]any{"anyOf": []any{enum(values...), map[string]any{"type": "null"}}}
+	all := make([]any, 0, len(values)+1)
+	for _, v := range values {
+		all = append(all, v)
+	}
+	return map[string]any{"enum": append(all, nil)}
 }
 
 func (s *Server) addPageTools() {
 	s.browserTool(&sdk.Tool{
 		Name:        "browser_snapshot",
-		Title:       "Page snapshot",
-		Description: "Accessibility snapshot of the current tab with element refs; better than a screenshot for acting. Scope it with target, limit it with depth.",
+		Description: "Accessibility snapshot of the current tab with element refs; target scopes it, depth limits it.",
 		InputSchema: schema(nil, map[string]any{
-			"target": desc("string", "ref of an element: only its subtree"), "ref": str,
-			"depth": number, "boxes": desc("boolean", "add [box=x,y,width,height] to each element"), "filename": filenameProp,
+			"target": desc("string", "ref of an element: only its subtree"),
+			"depth":  number, "boxes": desc("boolean", "add [box=x,y,width,height] to each element"), "filename": filenameProp,
 		}),
 		Annotations: annRead,
 	}, func() any { return &snapshotArgs{} }, func(ctx context.Context, ss *browsing.Session, a any) (*sdk.CallToolResult, error) {
@@ -149,8 +152,7 @@ func (s *Server) addPageTools() {
 
 	s.browserTool(&sdk.Tool{
 		Name:        "browser_take_screenshot",
-		Title:       "Take a screenshot",
-		Description: "Screenshot of the viewport, the full page or an element. Use browser_snapshot to act on the page.",
+		Description: "Screenshot of the viewport, full page or element; for actions use browser_snapshot.",
 		InputSchema: schema(nil, targetProps, map[string]any{
 			"type": enum("png", "jpeg", "webp"), "fullPage": boolean, "scale": enum("css", "device"),
 			"filename": desc("string", "also save it to this file (in the project)"),
@@ -181,7 +183,6 @@ func (s *Server) addPageTools() {
 
 	s.browserTool(&sdk.Tool{
 		Name:        "browser_evaluate",
-		Title:       "Evaluate JavaScript",
 		Description: "Runs `() => ...` in the page, or `(element) => ...` on target, and returns its JSON value. Not recorded.",
 		InputSchema: schema([]string{"function"}, targetProps, map[string]any{"function": str, "filename": filenameProp}),
 		Annotations: annAct,
@@ -199,10 +200,9 @@ func (s *Server) addPageTools() {
 
 	s.browserTool(&sdk.Tool{
 		Name:        "browser_console_messages",
-		Title:       "Console messages",
-		Description: "Console messages and uncaught errors since the page loaded (all: since the session began).",
+		Description: "Console messages at level or more severe (default info) and uncaught errors since the page loaded (all: since the session began).",
 		InputSchema: schema(nil, map[string]any{
-			"level": desc("string", "least severe level: error, warning, info (default) or debug"), "all": boolean, "filename": filenameProp,
+			"level": enum("error", "warning", "info", "debug"), "all": boolean, "filename": filenameProp,
 		}),
 		Annotations: annRead,
 	}, func() any { return &consoleArgs{} }, func(ctx context.Context, ss *browsing.Session, a any) (*sdk.CallToolResult, error) {
@@ -242,8 +242,7 @@ func (s *Server) addPageTools() {
 
 	s.browserTool(&sdk.Tool{
 		Name:        "browser_network_requests",
-		Title:       "Network requests",
-		Description: "Numbered requests since the page loaded (all: since the session began), static resources left out unless static; browser_network_request shows one.",
+		Description: "Numbered requests since the page loaded (all: since the session began; static: with static resources).",
 		InputSchema: schema(nil, map[string]any{
 			"static": boolean, "filter": desc("string", "regexp the URL must match"), "all": boolean, "filename": filenameProp,
 		}),
@@ -286,9 +285,8 @@ func (s *Server) addPageTools() {
 
 	s.browserTool(&sdk.Tool{
 		Name:        "browser_wait_for",
-		Title:       "Wait for",
 		Description: "Waits for text to appear, text to disappear, or time seconds.",
-		InputSchema: schema(nil, withSnapshot(map[string]any{"time": number, "text": str, "textGone": str})),
+		InputSchema: schema(nil, map[string]any{"time": number, "text": str, "textGone": str}),
 		Annotations: annSafe,
 	}, func() any { return &waitArgs{} }, func(ctx context.Context, ss *browsing.Session, a any) (*sdk.CallToolResult, error) {
 		in := a.(*waitArgs)
@@ -312,9 +310,8 @@ func (s *Server) addPageTools() {
 
 	s.browserTool(&sdk.Tool{
 		Name:        "browser_resize",
-		Title:       "Resize the viewport",
 		Description: "Sets the viewport size in CSS pixels.",
-		InputSchema: schema([]string{"width", "height"}, withSnapshot(map[string]any{"width": number, "height": number})),
+		InputSchema: schema([]string{"width", "height"}, map[string]any{"width": number, "height": number}),
 		Annotations: annSafe,
 	}, func() any { return &resizeArgs{} }, func(ctx context.Context, ss *browsing.Session, a any) (*sdk.CallToolResult, error) {
 		in := a.(*resizeArgs)
@@ -331,8 +328,7 @@ func (s *Server) addPageTools() {
 
 	s.browserTool(&sdk.Tool{
 		Name:        "browser_emulate_media",
-		Title:       "Emulate media",
-		Description: "Emulates the CSS media type and media features; omitted ones are left as they are, null clears one.",
+		Description: "Emulates CSS media type and features; omitted: unchanged, null: cleared.",
 		InputSchema: schema(nil, map[string]any{
 			"media":         nullable("screen", "print"),
 			"colorScheme":   nullable("light", "dark", "no-preference"),
@@ -349,9 +345,8 @@ func (s *Server) addPageTools() {
 
 	s.browserTool(&sdk.Tool{
 		Name:        "browser_handle_dialog",
-		Title:       "Handle a dialog",
 		Description: "Accepts or dismisses the open alert, confirm or prompt (promptText answers a prompt).",
-		InputSchema: schema([]string{"accept"}, withSnapshot(map[string]any{"accept": boolean, "promptText": str})),
+		InputSchema: schema([]string{"accept"}, map[string]any{"accept": boolean, "promptText": str}),
 		Annotations: annAct,
 	}, func() any { return &dialogArgs{} }, func(ctx context.Context, ss *browsing.Session, a any) (*sdk.CallToolResult, error) {
 		in := a.(*dialogArgs)
@@ -367,11 +362,10 @@ func (s *Server) addPageTools() {
 
 	s.browserTool(&sdk.Tool{
 		Name:        "browser_tabs",
-		Title:       "Manage tabs",
 		Description: "Lists, opens (url), selects or closes (index, 0-based; default the current) tabs.",
-		InputSchema: schema([]string{"action"}, withSnapshot(map[string]any{
+		InputSchema: schema([]string{"action"}, map[string]any{
 			"action": enum("list", "new", "select", "close"), "index": number, "url": str,
-		})),
+		}),
 		Annotations: annSafe,
 	}, func() any { return &tabsArgs{} }, func(ctx context.Context, ss *browsing.Session, a any) (*sdk.CallToolResult, error) {
 		in := a.(*tabsArgs)
@@ -391,7 +385,8 @@ func (s *Server) addPageTools() {
 		for _, t := range tabs {
 			cur := " "
 			if t.Current {
-				cur = "*"
+				// The current tab's line says what a Page line would.
+				cur, res.URL, res.Title = "*", "", ""
 			}
 			fmt.Fprintf(&b, "%s[%d] %s (%s)\n", cur, t.Index, t.URL, t.Title)
 		}
@@ -401,8 +396,7 @@ func (s *Server) addPageTools() {
 
 	s.browserTool(&sdk.Tool{
 		Name:        "browser_close",
-		Title:       "Close the session's browser",
-		Description: "Closes the session's context and tabs; the next call opens a fresh one. The recording is kept.",
+		Description: "Closes the session's tabs; the next call opens fresh ones. The recording is kept.",
 		InputSchema: schema(nil),
 		Annotations: &sdk.ToolAnnotations{DestructiveHint: ptr(true), OpenWorldHint: ptr(false)},
 	}, func() any { return &closeArgs{} }, func(ctx context.Context, ss *browsing.Session, a any) (*sdk.CallToolResult, error) {

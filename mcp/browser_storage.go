@@ -60,8 +60,7 @@ func done(err error) (*sdk.CallToolResult, error) {
 func (s *Server) addStorageTools() {
 	annWrite := &sdk.ToolAnnotations{DestructiveHint: ptr(true), OpenWorldHint: ptr(false)}
 	s.browserTool(&sdk.Tool{
-		Name: "browser_route", Title: "Mock network requests",
-		Description: "Answers requests matching pattern (a glob) with status, body, contentType, or passes them with headers added and removeHeaders (comma-separated) removed.",
+		Name: "browser_route", Description: "Answers requests matching pattern (a glob) with status, body, contentType, or passes them with headers added and removeHeaders (comma-separated) removed.",
 		InputSchema: schema([]string{"pattern"}, map[string]any{"pattern": str, "status": number, "body": str, "contentType": str, "headers": strList, "removeHeaders": str}),
 		Annotations: annWrite,
 	}, func() any { return &routeArgs{} }, func(ctx context.Context, ss *browsing.Session, a any) (*sdk.CallToolResult, error) {
@@ -75,7 +74,7 @@ func (s *Server) addStorageTools() {
 		return done(ss.Route(ctx, browsing.Mock{Pattern: in.Pattern, Status: int(in.Status), Body: in.Body, ContentType: in.ContentType, Headers: in.Headers, RemoveHeaders: remove}))
 	})
 	s.browserTool(&sdk.Tool{
-		Name: "browser_route_list", Title: "List network routes", Description: "Lists the mocked routes.",
+		Name: "browser_route_list", Description: "Lists the mocked routes.",
 		InputSchema: schema(nil), Annotations: annRead,
 	}, func() any { return &closeArgs{} }, func(ctx context.Context, ss *browsing.Session, a any) (*sdk.CallToolResult, error) {
 		var b strings.Builder
@@ -98,13 +97,13 @@ func (s *Server) addStorageTools() {
 		return textOnly(strings.TrimRight(b.String(), "\n")), nil
 	})
 	s.browserTool(&sdk.Tool{
-		Name: "browser_unroute", Title: "Remove network routes", Description: "Removes the route of pattern, or all routes.",
+		Name: "browser_unroute", Description: "Removes the route of pattern, or all routes.",
 		InputSchema: schema(nil, map[string]any{"pattern": str}), Annotations: annWrite,
 	}, func() any { return &routeArgs{} }, func(ctx context.Context, ss *browsing.Session, a any) (*sdk.CallToolResult, error) {
 		return done(ss.Unroute(ctx, a.(*routeArgs).Pattern))
 	})
 	s.browserTool(&sdk.Tool{
-		Name: "browser_network_state_set", Title: "Set network state", Description: "Sets the browser offline or online.",
+		Name: "browser_network_state_set", Description: "Sets the browser offline or online.",
 		InputSchema: schema([]string{"state"}, map[string]any{"state": enum("online", "offline")}), Annotations: annWrite,
 	}, func() any { return &netStateArgs{} }, func(ctx context.Context, ss *browsing.Session, a any) (*sdk.CallToolResult, error) {
 		in := a.(*netStateArgs)
@@ -115,7 +114,7 @@ func (s *Server) addStorageTools() {
 	})
 
 	s.browserTool(&sdk.Tool{
-		Name: "browser_cookie_list", Title: "List cookies", Description: "Lists the cookies, of domain and path when given.",
+		Name: "browser_cookie_list", Description: "Lists the cookies, of domain and path when given.",
 		InputSchema: schema(nil, map[string]any{"domain": str, "path": str}), Annotations: annRead,
 	}, func() any { return &cookieArgs{} }, func(ctx context.Context, ss *browsing.Session, a any) (*sdk.CallToolResult, error) {
 		in := a.(*cookieArgs)
@@ -123,14 +122,14 @@ func (s *Server) addStorageTools() {
 		return textOnly(out), err
 	})
 	s.browserTool(&sdk.Tool{
-		Name: "browser_cookie_get", Title: "Get cookie", Description: "The cookie name.",
+		Name: "browser_cookie_get", Description: "The cookie name.",
 		InputSchema: schema([]string{"name"}, map[string]any{"name": str}), Annotations: annRead,
 	}, func() any { return &cookieArgs{} }, func(ctx context.Context, ss *browsing.Session, a any) (*sdk.CallToolResult, error) {
 		out, err := ss.Cookies(ctx, a.(*cookieArgs).Name, "", "")
 		return textOnly(out), err
 	})
 	s.browserTool(&sdk.Tool{
-		Name: "browser_cookie_set", Title: "Set cookie", Description: "Sets a cookie (default: the current page's domain).",
+		Name: "browser_cookie_set", Description: "Sets a cookie (default: the current page's domain).",
 		InputSchema: schema([]string{"name", "value"}, map[string]any{"name": str, "value": str, "domain": str, "path": str,
 			"expires": number, "httpOnly": boolean, "secure": boolean, "sameSite": enum("Strict", "Lax", "None")}),
 		Annotations: annWrite,
@@ -140,13 +139,13 @@ func (s *Server) addStorageTools() {
 			Expires: in.Expires, HTTPOnly: in.HTTPOnly, Secure: in.Secure, SameSite: in.SameSite}))
 	})
 	s.browserTool(&sdk.Tool{
-		Name: "browser_cookie_delete", Title: "Delete cookie", Description: "Deletes the cookie name.",
+		Name: "browser_cookie_delete", Description: "Deletes the cookie name.",
 		InputSchema: schema([]string{"name"}, map[string]any{"name": str}), Annotations: annWrite,
 	}, func() any { return &cookieArgs{} }, func(ctx context.Context, ss *browsing.Session, a any) (*sdk.CallToolResult, error) {
 		return done(ss.ClearCookies(ctx, a.(*cookieArgs).Name))
 	})
 	s.browserTool(&sdk.Tool{
-		Name: "browser_cookie_clear", Title: "Clear cookies", Description: "Deletes every cookie.",
+		Name: "browser_cookie_clear", Description: "Deletes every cookie.",
 		InputSchema: schema(nil), Annotations: annWrite,
 	}, func() any { return &cookieArgs{} }, func(ctx context.Context, ss *browsing.Session, a any) (*sdk.CallToolResult, error) {
 		return done(ss.ClearCookies(ctx, ""))
@@ -154,12 +153,12 @@ func (s *Server) addStorageTools() {
 
 	for _, area := range []string{"local", "session"} {
 		area := area
-		for _, op := range []struct{ op, title, desc string }{
-			{"list", "List %sStorage", "Lists the %sStorage items of the page's origin."},
-			{"get", "Get %sStorage item", "The %sStorage item key."},
-			{"set", "Set %sStorage item", "Sets the %sStorage item key to value."},
-			{"delete", "Delete %sStorage item", "Deletes the %sStorage item key."},
-			{"clear", "Clear %sStorage", "Deletes every %sStorage item of the page's origin."},
+		for _, op := range []struct{ op, desc string }{
+			{"list", "Lists the %sStorage items of the page's origin."},
+			{"get", "The %sStorage item key."},
+			{"set", "Sets the %sStorage item key to value."},
+			{"delete", "Deletes the %sStorage item key."},
+			{"clear", "Deletes every %sStorage item of the page's origin."},
 		} {
 			op := op
 			props, required := map[string]any{}, []string(nil)
@@ -174,7 +173,7 @@ func (s *Server) addStorageTools() {
 				ann = annRead
 			}
 			s.browserTool(&sdk.Tool{
-				Name: "browser_" + area + "storage_" + op.op, Title: fmt.Sprintf(op.title, area), Description: fmt.Sprintf(op.desc, area),
+				Name: "browser_" + area + "storage_" + op.op, Description: fmt.Sprintf(op.desc, area),
 				InputSchema: schema(required, props), Annotations: ann,
 			}, func() any { return &storageArgs{} }, func(ctx context.Context, ss *browsing.Session, a any) (*sdk.CallToolResult, error) {
 				in := a.(*storageArgs)
@@ -185,7 +184,7 @@ func (s *Server) addStorageTools() {
 	}
 
 	s.browserTool(&sdk.Tool{
-		Name: "browser_storage_state", Title: "Save storage state", Description: "Saves the cookies and local storage to filename (in the project; default storage-state-<time>.json).",
+		Name: "browser_storage_state", Description: "Saves the cookies and local storage to filename (in the project; default storage-state-<time>.json).",
 		InputSchema: schema(nil, map[string]any{"filename": str}), Annotations: annRead,
 	}, func() any { return &storageArgs{} }, func(ctx context.Context, ss *browsing.Session, a any) (*sdk.CallToolResult, error) {
 		in := a.(*storageArgs)
@@ -200,7 +199,7 @@ func (s *Server) addStorageTools() {
 		return s.saveOutput(name, b)
 	})
 	s.browserTool(&sdk.Tool{
-		Name: "browser_set_storage_state", Title: "Restore storage state", Description: "Clears the cookies and local storage, then restores them from filename (in the project).",
+		Name: "browser_set_storage_state", Description: "Clears the cookies and local storage, then restores them from filename (in the project).",
 		InputSchema: schema([]string{"filename"}, map[string]any{"filename": str}), Annotations: annWrite,
 	}, func() any { return &storageArgs{} }, func(ctx context.Context, ss *browsing.Session, a any) (*sdk.CallToolResult, error) {
 		data, err := s.readCodeFile(a.(*storageArgs).Filename)
@@ -226,13 +225,13 @@ type highlightArgs struct {
 // that ferridriver has (tracing, highlights) and its config group.
 func (s *Server) addDevtoolsTools() {
 	s.browserTool(&sdk.Tool{
-		Name: "browser_start_tracing", Title: "Start tracing", Description: "Starts a Playwright trace of the session (screenshots, DOM snapshots).",
+		Name: "browser_start_tracing", Description: "Starts a Playwright trace of the session (screenshots, DOM snapshots).",
 		InputSchema: schema(nil), Annotations: annRead,
 	}, func() any { return &traceArgs{} }, func(ctx context.Context, ss *browsing.Session, a any) (*sdk.CallToolResult, error) {
 		return done(ss.StartTracing(ctx))
 	})
 	s.browserTool(&sdk.Tool{
-		Name: "browser_stop_tracing", Title: "Stop tracing", Description: "Stops the trace and saves it to filename (in the project; default trace-<time>.zip).",
+		Name: "browser_stop_tracing", Description: "Stops the trace and saves it to filename (in the project; default trace-<time>.zip).",
 		InputSchema: schema(nil, map[string]any{"filename": str}), Annotations: annRead,
 	}, func() any { return &traceArgs{} }, func(ctx context.Context, ss *browsing.Session, a any) (*sdk.CallToolResult, error) {
 		name := a.(*traceArgs).Filename
@@ -249,14 +248,14 @@ func (s *Server) addDevtoolsTools() {
 		return textOnly("Saved to " + name + " (npx playwright show-trace " + name + ")"), nil
 	})
 	s.browserTool(&sdk.Tool{
-		Name: "browser_highlight", Title: "Highlight element", Description: "Draws an overlay around an element (style: extra CSS).",
+		Name: "browser_highlight", Description: "Draws an overlay around an element (style: extra CSS).",
 		InputSchema: schema(nil, targetProps, map[string]any{"style": str}), Annotations: annRead,
 	}, func() any { return &highlightArgs{} }, func(ctx context.Context, ss *browsing.Session, a any) (*sdk.CallToolResult, error) {
 		in := a.(*highlightArgs)
 		return done(ss.Highlight(ctx, in.target(), in.Style, true))
 	})
 	s.browserTool(&sdk.Tool{
-		Name: "browser_hide_highlight", Title: "Hide element highlight", Description: "Removes the overlay of an element, or all.",
+		Name: "browser_hide_highlight", Description: "Removes the overlay of an element, or all.",
 		InputSchema: schema(nil, targetProps), Annotations: annRead,
 	}, func() any { return &highlightArgs{} }, func(ctx context.Context, ss *browsing.Session, a any) (*sdk.CallToolResult, error) {
 		in := a.(*highlightArgs)

@@ -34,9 +34,8 @@ type verifyValueArgs struct {
 func (s *Server) addVerifyTools() {
 	s.browserTool(&sdk.Tool{
 		Name:        "browser_verify_element_visible",
-		Title:       "Verify an element is visible",
-		Description: "Checks that an element (role and accessibleName, or target) is visible; recorded as a Then step.",
-		InputSchema: schema(nil, targetProps, map[string]any{"accessibleName": str}),
+		Description: "Checks that an element (role and accessibleName, or target) is visible.",
+		InputSchema: schema(nil, targetProps, map[string]any{"role": str, "accessibleName": str}),
 		Annotations: annRead,
 	}, func() any { return &verifyElementArgs{} }, func(ctx context.Context, ss *browsing.Session, a any) (*sdk.CallToolResult, error) {
 		in := a.(*verifyElementArgs)
@@ -48,8 +47,7 @@ func (s *Server) addVerifyTools() {
 
 	s.browserTool(&sdk.Tool{
 		Name:        "browser_verify_text_visible",
-		Title:       "Verify text is visible",
-		Description: "Checks that the text is visible on the page; recorded as a Then step.",
+		Description: "Checks that the text is visible on the page.",
 		InputSchema: schema([]string{"text"}, map[string]any{"text": str}),
 		Annotations: annRead,
 	}, func() any { return &verifyTextArgs{} }, func(ctx context.Context, ss *browsing.Session, a any) (*sdk.CallToolResult, error) {
@@ -62,8 +60,7 @@ func (s *Server) addVerifyTools() {
 
 	s.browserTool(&sdk.Tool{
 		Name:        "browser_verify_value",
-		Title:       "Verify a value",
-		Description: "Checks a field's value, a checkbox's state (\"true\"/\"false\") or an element's text; recorded as a Then step.",
+		Description: "Checks a field's value, a checkbox's state (\"true\"/\"false\") or an element's text.",
 		InputSchema: schema([]string{"value"}, targetProps, map[string]any{"type": str, "value": str}),
 		Annotations: annRead,
 	}, func() any { return &verifyValueArgs{} }, func(ctx context.Context, ss *browsing.Session, a any) (*sdk.CallToolResult, error) {

@@ -16,30 +16,28 @@ import (
 )
 
 func (s *Server) addBuiltins() {
-	f, t := false, true
+	f := false
 	s.server.AddTool(&sdk.Tool{
 		Name:        ToolExtensions,
-		Title:       "Loaded extensions",
-		Description: "Lists the loaded extension files, their tools and declared capabilities; action reload re-reads them.",
+		Description: "Lists loaded extension files, their tools and capabilities; action reload re-reads them.",
 		InputSchema: json.RawMessage(`{"type":"object","properties":{` +
 			`"include_schema":{"type":"boolean"},` +
-			`"action":{"type":"string","enum":["list","reload"]}},"additionalProperties":false}`),
+			`"action":{"type":"string","enum":["list","reload"]}}}`),
 		Annotations: &sdk.ToolAnnotations{ReadOnlyHint: false, IdempotentHint: true, DestructiveHint: &f, OpenWorldHint: &f},
 	}, s.extensionsTool)
 	if !s.caps["script"] {
 		return
 	}
 	s.server.AddTool(&sdk.Tool{
-		Name:  ToolRunScript,
-		Title: "Run a script",
-		Description: "Runs JavaScript (an async function's body; return gives the result) in the session's VM with page, args, plugins[name](args), fetch, commands. " +
-			"Answers {status: \"ok\", value} or {status: \"error\", error}, with console output.",
+		Name: ToolRunScript,
+		Description: "Runs JavaScript (an async function body; return gives the result) in the session's VM (page, args, plugins[name](args), fetch, commands). " +
+			"Answers {status: \"ok\", value} or {status: \"error\", error} and console output.",
 		InputSchema: json.RawMessage(`{"type":"object","properties":{` +
 			`"source":{"type":"string"},` +
 			`"args":{"type":"array"},` +
 			`"timeout_ms":{"type":"integer","minimum":1}},` +
-			`"required":["source"],"additionalProperties":false}`),
-		Annotations: &sdk.ToolAnnotations{ReadOnlyHint: false, DestructiveHint: &t, OpenWorldHint: &t},
+			`"required":["source"]}`),
+		Annotations: annAct,
 	}, s.runScriptTool)
 }
 

@@ -198,13 +198,12 @@ func instructionsFor(browser bool) string {
 	return instructions + "\n" + browserInstructions
 }
 
-const browserInstructions = `Browser tools: an element is target (a ref such as e12 from the latest snapshot, or a Playwright selector), or ref, selector, or role with name; element describes it.
-session names a browser session (its own context; default "default"). snapshot (diff, full, none) sets what an action returns: by default what changed.
-Each action returns its Playwright code and the Gherkin step it recorded; session_export returns them as a feature file. A dialog or file chooser an action opens is reported: answer it with browser_handle_dialog or browser_file_upload.`
+const browserInstructions = `Browser tools: target is a ref (e12) from the latest snapshot or a Playwright selector (role with name also works); element describes it.
+session names a browser session (default "default"). snapshot (diff, full, none) sets what an action returns; default: what changed. filename saves a result to that project file instead.
+Actions and browser_verify_* return the Playwright code and the Gherkin step they recorded; session_export writes the feature. A dialog or file chooser an action opens is reported: answer it with browser_handle_dialog or browser_file_upload.`
 
-const instructions = `ferridriver serves the tools of the project's extensions (JS/TS files using defineTool).
-Call ferridriver_extensions to see every loaded tool, its timeout and its declared capabilities.
-A failed tool call returns isError with the error message first and the detail (stack) after.`
+const instructions = `Extension tools come from the project's JS/TS files (defineTool); ferridriver_extensions lists them with their timeouts and capabilities.
+A failed call returns isError: the message, then the detail (stack).`
 
 // SDK returns the underlying SDK server.
 func (s *Server) SDK() *sdk.Server { return s.server }

@@ -314,7 +314,7 @@ func (ss *Session) perform(ctx context.Context, o op) (*Result, error) {
 		ss.pending = &pendingAction{done: done, step: stepAt}
 		ss.record(res, o.steps)
 		if d != nil {
-			res.Modal = fmt.Sprintf("%s dialog opened: %q; handle it with browser_handle_dialog", article(d.Type()), d.Message())
+			res.Modal = fmt.Sprintf("%s dialog opened: %q", article(d.Type()), d.Message())
 		}
 		return res, nil
 	case <-ctx.Done():
@@ -325,7 +325,7 @@ func (ss *Session) perform(ctx context.Context, o op) (*Result, error) {
 		return res, err
 	}
 	if o.navigates && len(o.steps) > 0 {
-		ss.suggestCheck(res, o.mode != SnapNone)
+		ss.suggestCheck(o.mode != SnapNone)
 	}
 	for ref, text := range o.typed {
 		if !res.SnapshotIsDiff {
@@ -356,8 +356,9 @@ func (ss *Session) record(res *Result, steps []Step) {
 // saw: the page's main heading (the first of level 1, else the first
 // heading) when the result's snapshot was just taken, else its URL. It is
 // marked Suggested: the export leaves it out when the agent's own check
-// follows it.
-func (ss *Session) suggestCheck(res *Result, fresh bool) {
+// follows it. It is not repeated in the action's result: the agent does
+// not act on it, and every result's bytes go to its model.
+func (ss *Session) suggestCheck(fresh bool) {
 	if ss.cur >= len(ss.tabs) {
 		return
 	}
@@ -376,8 +377,7 @@ func (ss *Session) suggestCheck(res *Result, fresh bool) {
 		st = checkStep(phExpectURL, wordToEqual, relativeURL(u, ss.svc.baseURL))
 	}
 	st.Suggested = true
-	ss.record(res, []Step{st})
-	res.Steps[len(res.Steps)-1] += " (suggested check)"
+	ss.steps = append(ss.steps, st)
 }
 
 // mainHeading is the first named heading of level 1 in tr, else its
@@ -892,7 +892,9 @@ func (ss *Session) HandleDialog(ctx context.Context, accept bool, promptText *st
 		at = ss.pending.step
 	}
 	ss.steps = append(ss.steps[:at], append([]Step{st}, ss.steps[at:]...)...)
-	res.Steps = []string{keywords[st.Kind] + " " + st.Text + " (recorded before the action that opened the dialog)"}
+	// Recorded before the action that opened the dialog, where a replay
+	// must arm it.
+	res.Steps = []string{keywords[st.Kind] + " " + st.Text}
 	if p := ss.pending; p != nil {
 		ss.pending = nil
 		select {
@@ -1169,7 +1171,7 @@ func (ss *Session) Tabs(ctx context.Context, action string, index *int, url stri
 			return nil, nil, err
 		}
 		if url != "" {
-			ss.suggestCheck(res, mode != SnapNone)
+			ss.suggestCheck(mode != SnapNone)
 		}
 	case "select":
 		if index == nil || *index < 0 || *index >= len(ss.tabs) {
