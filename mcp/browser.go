@@ -82,11 +82,11 @@ func (a snapArg) mode() (browsing.SnapMode, error) {
 // (browserInstructions) and accepted by the handlers (decodeArgs), not
 // listed in each schema.
 var (
-	str          = map[string]any{"type": "string"}
-	boolean      = map[string]any{"type": "boolean"}
-	number       = map[string]any{"type": "number"}
-	strList      = map[string]any{"type": "array", "items": str}
-	targetProps  = map[string]any{"element": str, "target": str}
+	str         = map[string]any{"type": "string"}
+	boolean     = map[string]any{"type": "boolean"}
+	number      = map[string]any{"type": "number"}
+	strList     = map[string]any{"type": "array", "items": str}
+	targetProps = map[string]any{"element": str, "target": str}
 	// filename (the result saved to a project file instead of returned)
 	// is said in the instructions.
 	filenameProp = str
@@ -342,7 +342,7 @@ var (
 	annRead     = &sdk.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: ptr(false)}
 	annAct      *sdk.ToolAnnotations
 	annSafe     = &sdk.ToolAnnotations{DestructiveHint: ptr(false), OpenWorldHint: ptr(false)}
-	annNavigate = &sdk.ToolAnnotations{DestructiveHint: ptr(false), OpenWorldHint: ptr(true)}
+	annNavigate = &sdk.ToolAnnotations{DestructiveHint: ptr(false)}
 )
 
 // addBrowserTools registers the browser tools (when the server has a
