@@ -148,6 +148,7 @@ Then('two soft assertions fail and the step goes on', async function () {
 `
 
 func TestBrowserBindingsThroughTheBinary(t *testing.T) {
+	t.Parallel()
 	testenv.NeedBrowser(t)
 	base := demoServer(t)
 	dir := t.TempDir()

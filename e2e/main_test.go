@@ -1,9 +1,11 @@
 // Package e2e holds end-to-end tests: they build the real ferridriver binary
 // and run it as a user would, against the official oracles.
 //
-// The longest tests (a whole suite through the binary, tsc, a Go build)
-// call t.Parallel (unless their timing is tight): go test runs them after the others, two at a time on
-// two cores (-parallel is GOMAXPROCS), which takes minutes off `make test`.
+// The longest tests (a whole suite through the binary, on a remote browser
+// too, tsc, a Go build, the longer MCP sessions) call t.Parallel (unless
+// their timing is tight): go test runs them after the others, two at a
+// time on two cores (-parallel is GOMAXPROCS), which takes minutes off
+// `make test`.
 // Each uses its own temporary directory, free ports and run token
 // (runToken), and none counts processes other than its own. A test that
 // loads the machine on purpose (burnCPU) or checks what runs on it as a

@@ -71,6 +71,7 @@ var browserToolNames = []string{
 // checks the incremental snapshots and the recording, and runs the
 // exported feature with `ferridriver bdd`.
 func TestMCPBrowserFlow(t *testing.T) {
+	t.Parallel()
 	dir := browserProject(t)
 	cs, stderr := mcpClient(t, dir, nil)
 
@@ -325,6 +326,7 @@ func TestMCPHTTPToken(t *testing.T) {
 // (recorded before the action that opened them), new tabs are listed and
 // selected, and the console, network, evaluate and screenshot tools work.
 func TestMCPBrowserDialogsTabsAndLogs(t *testing.T) {
+	t.Parallel()
 	dir := browserProject(t)
 	cs, _ := mcpClient(t, dir, nil)
 	page := callOK(t, cs, "browser_navigate", map[string]any{"url": "/dialogs.html"})

@@ -64,6 +64,7 @@ func dropinProject(t *testing.T) string {
 // boxes, forcedColors, contrast, null, the file chooser as a modal
 // state...): every call succeeds.
 func TestMCPPlaywrightStyleCalls(t *testing.T) {
+	t.Parallel()
 	dir := dropinProject(t)
 	c := startTSClient(t, "stdio", binary, dir, "--caps", "vision,pdf,network,storage,devtools", "--allow-read", ".")
 	page := c.ok("browser_navigate", map[string]any{"url": "/"})

@@ -23,6 +23,7 @@ import (
 // right away), dialogs are named with their article, and the export
 // replays with `ferridriver bdd`.
 func TestMCPRecordingCompletesTheStory(t *testing.T) {
+	t.Parallel()
 	dir := browserProject(t)
 	cs, _ := mcpClient(t, dir, nil)
 

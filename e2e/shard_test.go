@@ -406,6 +406,7 @@ func validateJUnit(t *testing.T, path string) {
 // statuses and counts, and its message stream, JUnit, JSON, HTML data,
 // rerun file and summary up to ids and times.
 func TestShardedExampleSuiteMergesIntoTheWholeRun(t *testing.T) {
+	t.Parallel()
 	testenv.NeedBrowser(t)
 	dir, _ := exampleSuite(t)
 	extra := map[string]string{}

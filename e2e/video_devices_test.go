@@ -138,6 +138,7 @@ func runOutcomes(t *testing.T, stream string) map[string]string {
 // After hook sees PASSED for the passed ones) and writes the same video
 // files.
 func TestVideoAndDevicesMatchCucumberJSAndPlaywright(t *testing.T) {
+	t.Parallel()
 	testenv.NeedBrowser(t)
 	chromium := chromiumForOracles(t)
 	cj, fd := t.TempDir(), t.TempDir()
