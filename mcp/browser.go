@@ -356,6 +356,7 @@ func (s *Server) addBrowserTools() {
 	s.addVisionTools()
 	s.addStorageTools()
 	s.addDevtoolsTools()
+	s.addVideoTools()
 	s.addExportTool()
 	s.addRunBDDTool()
 	if s.caps["script"] {

@@ -27,14 +27,15 @@ var capGroups = map[string][]string{
 		"browser_sessionstorage_list", "browser_sessionstorage_get", "browser_sessionstorage_set", "browser_sessionstorage_delete", "browser_sessionstorage_clear",
 		"browser_storage_state", "browser_set_storage_state"},
 	// Part of @playwright/mcp's devtools group (see notOffered).
-	"devtools": {"browser_start_tracing", "browser_stop_tracing", "browser_highlight", "browser_hide_highlight"},
+	"devtools": {"browser_start_tracing", "browser_stop_tracing", "browser_highlight", "browser_hide_highlight",
+		"browser_start_video", "browser_stop_video", "browser_video_chapter", "browser_video_show_actions", "browser_video_hide_actions"},
 }
 
 // defaultCaps are the groups on without --caps.
 var defaultCaps = []string{"testing", "bdd", "script"}
 
 // notOffered are @playwright/mcp groups ferridriver does not serve
-// (devtools' video, recording, annotate and resume tools are not served
+// (devtools' recording, annotate and resume tools are not served
 // either).
 var notOffered = map[string]bool{"config": true}
 

@@ -88,10 +88,15 @@ var playwrightMCPCapsTools = map[string][]string{
 	"browser_storage_state":         {"filename"},
 	"browser_set_storage_state":     {"filename"},
 	// --caps devtools (part)
-	"browser_start_tracing":  {},
-	"browser_stop_tracing":   {},
-	"browser_highlight":      {"element", "target", "style"},
-	"browser_hide_highlight": {"element", "target"},
+	"browser_start_tracing":      {},
+	"browser_stop_tracing":       {},
+	"browser_highlight":          {"element", "target", "style"},
+	"browser_hide_highlight":     {"element", "target"},
+	"browser_start_video":        {"filename", "size", "fps", "cursor"},
+	"browser_stop_video":         {},
+	"browser_video_chapter":      {"title", "description", "duration"},
+	"browser_video_show_actions": {"duration", "position", "cursor", "style"},
+	"browser_video_hide_actions": {},
 }
 
 // listTools returns the tools/list of a server with the browser tools and

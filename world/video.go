@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"sync"
 
@@ -205,4 +206,23 @@ func (l *Launcher) discardVideos(rec *recording) {
 	if _, err := l.keepVideos(rec, "", false); err != nil {
 		l.debugf("discarding the videos of an unused context: %v", err)
 	}
+}
+
+// FFmpeg returns the ffmpeg that encodes the videos ferridriver records
+// itself (world/screencast): the one on PATH, else the one the driver's
+// video recording runs (Playwright's own build, see PrepareVideo). The
+// error says how to install one.
+func (l *Launcher) FFmpeg(ctx context.Context) (string, error) {
+	if path, err := exec.LookPath("ffmpeg"); err == nil {
+		return path, nil
+	}
+	drv, err := l.findDriver(ctx)
+	if err != nil {
+		return "", err
+	}
+	f, err := install.EnsureFFmpeg(drv)
+	if err != nil {
+		return "", err
+	}
+	return f.Path, nil
 }

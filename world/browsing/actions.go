@@ -154,7 +154,12 @@ func (ss *Session) finish(ctx context.Context, res *Result, mode SnapMode) error
 }
 
 // locate finds tg on tab t and names it for the recording.
-func (ss *Session) locate(t *tab, tg Target) (playwright.Locator, target, error) {
+func (ss *Session) locate(t *tab, tg Target) (loc playwright.Locator, rt target, err error) {
+	defer func() {
+		if err == nil && ss.aim == nil {
+			ss.aim = loc
+		}
+	}()
 	switch {
 	case tg.Ref != "":
 		if t.last == nil {
@@ -279,6 +284,7 @@ func (ss *Session) perform(ctx context.Context, o op) (*Result, error) {
 			<-pageCh
 		}
 	}
+	ss.decorate(ctx, o)
 	done := make(chan error, 1)
 	go func() {
 		// A panic of the driver's client on some input is this action's

@@ -166,6 +166,13 @@ type Session struct {
 	consoleMark, networkMark int
 	// liveWS is ws, for Explain from any goroutine.
 	liveWS *world.Session
+	// video is the session's video recording (nil: none), deco the
+	// decorations drawn for it (video.go); aim is the element the call's
+	// action aims at (the first one it located), for its decorations.
+	// Under turn.
+	video *video
+	deco  decorations
+	aim   playwright.Locator
 	// ctxClosed is set when the context closed other than by reset
 	// (context.close() in a script): the next call opens a fresh one.
 	// Under turn (the flag itself is set from Playwright's goroutine).
@@ -234,6 +241,9 @@ func (ss *Session) Do(ctx context.Context, fn func() error) error {
 		return ctx.Err()
 	}
 	defer func() { <-ss.turn }()
+	ss.aim = nil
+	// The video follows the tab the call left current.
+	defer ss.followVideo()
 	return fn()
 }
 
@@ -241,6 +251,7 @@ func (ss *Session) Do(ctx context.Context, fn func() error) error {
 func (ss *Session) close() {
 	ss.turn <- struct{}{}
 	defer func() { <-ss.turn }()
+	ss.stopVideo()
 	ss.reset()
 }
 
