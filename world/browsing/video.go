@@ -210,7 +210,7 @@ func (ss *Session) VideoChapter(ctx context.Context, title, text string, d time.
 	if err != nil {
 		return err
 	}
-	if _, err := t.page.Evaluate(chapterJS, []interface{}{title, text, d.Milliseconds()}); err != nil {
+	if _, err := t.page.Evaluate(chapterJS, []interface{}{title, text, int(d.Milliseconds())}); err != nil {
 		return ss.explain(err)
 	}
 	select {
@@ -302,14 +302,14 @@ func (ss *Session) decorate(ctx context.Context, o op) {
 		box, _ = ss.aim.BoundingBox(playwright.LocatorBoundingBoxOptions{Timeout: playwright.Float(1000)})
 	}
 	var wait time.Duration
-	title, place, hold := "", "", int64(0)
+	title, place, hold := "", "", 0
 	a := ActionsOptions{}
 	if d.actions != nil {
 		a = *d.actions
 		title, place = actionTitle(o), positions[a.Position]
 		wait = a.Duration
 		// Kept a moment into the action, so that it shows as it happens.
-		hold = (a.Duration + 300*time.Millisecond).Milliseconds()
+		hold = int((a.Duration + 300*time.Millisecond).Milliseconds())
 	}
 	var boxArg interface{}
 	var from interface{}
@@ -332,7 +332,7 @@ func (ss *Session) decorate(ctx context.Context, o op) {
 		return
 	}
 	if _, err := page.Evaluate(decorateJS, []interface{}{title, place, hold, boxArg, a.PointStyle, a.HighlightStyle, a.TitleStyle,
-		pointer && box != nil, from, travel.Milliseconds()}); err != nil {
+		pointer && box != nil, from, int(travel.Milliseconds())}); err != nil {
 		return
 	}
 	select {
