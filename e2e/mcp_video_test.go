@@ -151,7 +151,7 @@ func TestMCPVideo(t *testing.T) {
 		t.Errorf("after hide_actions an action was still annotated: %s", s)
 	}
 	beforeTab := at()
-	callOK(t, cs, "browser_tabs", map[string]any{"action": "new", "url": "/login"})
+	callOK(t, cs, "browser_tabs", map[string]any{"action": "new", "url": "/catalogue.html"})
 	afterTab := at()
 	time.Sleep(time.Second)
 	stopAt := time.Now()
@@ -162,11 +162,6 @@ func TestMCPVideo(t *testing.T) {
 	}
 
 	path := filepath.Join(dir, "videos", "demo.webm")
-	if keep := os.Getenv("FERRIDRIVER_KEEP_VIDEO"); keep != "" {
-		b, _ := os.ReadFile(path)
-		_ = os.WriteFile(keep, b, 0o644)
-		t.Logf("chapter %.2f-%.2f s, tab %.2f-%.2f s", beforeChapter, afterChapter, beforeTab, afterTab)
-	}
 	p, dur := ffprobe(t, path)
 	if len(p.Streams) != 1 || p.Streams[0].CodecName != "vp8" || p.Streams[0].Width != 640 || p.Streams[0].Height != 360 || !strings.Contains(p.Format.FormatName, "webm") {
 		t.Errorf("want one VP8 640x360 stream in WebM: %+v", p)
@@ -178,21 +173,38 @@ func TestMCPVideo(t *testing.T) {
 	t.Logf("video: %.2f s (wall %.2f-%.2f s), %s", dur, lo+0.5, hi-0.5, stopped)
 
 	before, during := videoFrame(t, path, beforeChapter-0.2), videoFrame(t, path, (beforeChapter+afterChapter)/2)
-	if d := changed(before, during); d < 0.5 {
-		t.Errorf("the chapter card is not in the video: %.0f%% of the frame changed", d*100)
+	chapter := changed(before, during)
+	if chapter < 0.5 {
+		t.Errorf("the chapter card is not in the video: %.1f%% of the frame changed", chapter*100)
 	}
 	oldTab, newTab := videoFrame(t, path, beforeTab-0.2), videoFrame(t, path, afterTab+0.6)
-	if d := changed(oldTab, newTab); d < 0.01 {
-		t.Errorf("the video did not follow the new tab: %.1f%% of the frame changed", d*100)
+	tab := changed(oldTab, newTab)
+	if tab < 0.02 {
+		t.Errorf("the video did not follow the new tab: %.1f%% of the frame changed", tab*100)
 	}
+	t.Logf("pixels changed: by the chapter card %.1f%%, by the switch to the new tab %.1f%%", chapter*100, tab*100)
 
-	// A video left running is finished when the client goes.
-	callOK(t, cs, "browser_start_video", map[string]any{"filename": "left.webm"})
-	time.Sleep(500 * time.Millisecond)
+	// With cursor, an action waits for the pointer to travel to it; the
+	// default size is the viewport fitted to 800x800. A video left
+	// running is finished when the client goes.
+	left := callOK(t, cs, "browser_start_video", map[string]any{"filename": "left.webm", "cursor": true})
+	size := regexp.MustCompile(`\((\d+)x(\d+)\)`).FindStringSubmatch(left)
+	if size == nil {
+		t.Fatalf("start_video: %s", left)
+	}
+	hoverAt := time.Now()
+	callOK(t, cs, "browser_hover", map[string]any{"target": "h1"})
+	if took := time.Since(hoverAt); took < 800*time.Millisecond {
+		t.Errorf("with cursor, a hover took %v: want it paced by 800 ms", took)
+	}
+	if s := callOK(t, cs, "browser_evaluate", map[string]any{"function": "() => !!document.querySelector('[data-ferridriver-pointer]')"}); !strings.Contains(s, "true") {
+		t.Errorf("with cursor, no pointer on the page: %s", s)
+	}
 	// Close ends stdio, then waits for the server to exit.
 	_ = cs.Close()
-	if _, d := ffprobe(t, filepath.Join(dir, "left.webm")); d <= 0 {
-		t.Errorf("the video left running was not finished (duration %v)\n%s", d, stderr.String())
+	p, d := ffprobe(t, filepath.Join(dir, "left.webm"))
+	if d <= 0 || len(p.Streams) != 1 || fmt.Sprint(p.Streams[0].Width) != size[1] || fmt.Sprint(p.Streams[0].Height) != size[2] || p.Streams[0].Width > 800 {
+		t.Errorf("the video left running: %+v, %v s; want %sx%s, within 800x800\n%s", p, d, size[1], size[2], stderr.String())
 	}
 	if parts, _ := filepath.Glob(filepath.Join(dir, ".video-*")); len(parts) > 0 {
 		t.Errorf("temporary files left: %v", parts)
