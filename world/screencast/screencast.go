@@ -165,14 +165,17 @@ func (r *Recorder) write() {
 }
 
 // add takes one picture of the page, shown from now on.
-func (r *Recorder) add(jpeg []byte) {
+func (r *Recorder) add(jpeg []byte) { r.addAt(jpeg, time.Now()) }
+
+// addAt takes a picture shown from at.
+func (r *Recorder) addAt(jpeg []byte, at time.Time) {
 	r.inMu.Lock()
 	defer r.inMu.Unlock()
 	if r.stopped {
 		return
 	}
 	select {
-	case r.in <- picture{jpeg: jpeg, at: time.Now()}:
+	case r.in <- picture{jpeg: jpeg, at: at}:
 		r.pictures++
 	default:
 		// ffmpeg is behind: this picture is dropped, the timeline kept.
@@ -232,14 +235,17 @@ func (r *Recorder) detach() {
 
 // Stop ends the capture, finishes the video and moves it to its path.
 // A video without a single picture is an error (and no file).
-func (r *Recorder) Stop() (Result, error) {
+func (r *Recorder) Stop() (Result, error) { return r.stopAt(time.Now()) }
+
+// stopAt stops the video at end.
+func (r *Recorder) stopAt(end time.Time) (Result, error) {
 	r.detach()
 	r.inMu.Lock()
 	if r.stopped {
 		r.inMu.Unlock()
 		return Result{}, errors.New("the video is already stopped")
 	}
-	r.stopped, r.end = true, time.Now()
+	r.stopped, r.end = true, end
 	pictures := r.pictures
 	close(r.in)
 	r.inMu.Unlock()
