@@ -34,8 +34,9 @@ type Options struct {
 	// recording stops (it is written beside it under a temporary name
 	// until then).
 	Path string
-	// Width and Height are the video's size: each picture is fitted into
-	// it (scaled down, never up) and the rest is padded.
+	// Width and Height are the video's size (rounded down to even
+	// numbers): each picture is fitted into it (scaled down, never up)
+	// and the rest is padded.
 	Width, Height int
 	// FPS is the frame rate (default 25).
 	FPS int
@@ -91,6 +92,8 @@ func Start(o Options) (*Recorder, error) {
 	if o.FPS <= 0 {
 		o.FPS = DefaultFPS
 	}
+	// VP8 in 4:2:0 takes even sizes.
+	o.Width, o.Height = o.Width&^1, o.Height&^1
 	if o.Width <= 0 || o.Height <= 0 {
 		return nil, fmt.Errorf("video size %dx%d: want a positive width and height", o.Width, o.Height)
 	}
