@@ -81,8 +81,10 @@ func TestMCPVideo(t *testing.T) {
 	}
 	dir := browserProject(t)
 	outside := t.TempDir()
-	if err := os.Symlink(outside, filepath.Join(dir, "away")); err != nil {
-		t.Fatal(err)
+	for link, to := range map[string]string{"away": outside, "link.webm": filepath.Join(outside, "x.webm")} {
+		if err := os.Symlink(to, filepath.Join(dir, link)); err != nil {
+			t.Fatal(err)
+		}
 	}
 	cs, stderr := mcpClient(t, dir, nil, "--caps", "devtools")
 
@@ -90,6 +92,7 @@ func TestMCPVideo(t *testing.T) {
 	for _, c := range []struct{ filename, want string }{
 		{"../escape.webm", "must be relative and inside the project directory"},
 		{"away/v.webm", "leads out of the project directory"},
+		{"link.webm", "is a symbolic link: not written through"},
 	} {
 		res := mcpCall(t, cs, "browser_start_video", map[string]any{"filename": c.filename})
 		if !res.IsError || !strings.Contains(resultText(res, 0), c.want) {
