@@ -74,6 +74,7 @@ func changed(a, b []byte) float64 {
 // a filename out of the project is refused, and a video left running is
 // finished when the client goes.
 func TestMCPVideo(t *testing.T) {
+	t.Parallel()
 	for _, tool := range []string{"ffmpeg", "ffprobe"} {
 		if _, err := exec.LookPath(tool); err != nil {
 			t.Skipf("no %s (scripts/setup-browser.sh installs Debian's ffmpeg)", tool)
