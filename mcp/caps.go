@@ -26,18 +26,14 @@ var capGroups = map[string][]string{
 		"browser_localstorage_list", "browser_localstorage_get", "browser_localstorage_set", "browser_localstorage_delete", "browser_localstorage_clear",
 		"browser_sessionstorage_list", "browser_sessionstorage_get", "browser_sessionstorage_set", "browser_sessionstorage_delete", "browser_sessionstorage_clear",
 		"browser_storage_state", "browser_set_storage_state"},
-	// Part of @playwright/mcp's devtools group (see notOffered).
+	// @playwright/mcp's devtools and config groups.
 	"devtools": {"browser_start_tracing", "browser_stop_tracing", "browser_highlight", "browser_hide_highlight",
 		"browser_start_video", "browser_stop_video", "browser_video_chapter", "browser_video_show_actions", "browser_video_hide_actions"},
+	"config": {"browser_get_config"},
 }
 
 // defaultCaps are the groups on without --caps.
 var defaultCaps = []string{"testing", "bdd", "script"}
-
-// notOffered are @playwright/mcp groups ferridriver does not serve
-// (devtools' recording, annotate and resume tools are not served
-// either).
-var notOffered = map[string]bool{"config": true}
 
 // ResolveCaps turns --caps items into the set of groups on: "name" adds a
 // group, "-name" leaves one out; "core" (always on) and @playwright/mcp's
@@ -57,11 +53,6 @@ func ResolveCaps(items []string) (map[string]bool, error) {
 				continue
 			case name == "verify":
 				name = "testing"
-			case notOffered[name]:
-				if off {
-					continue
-				}
-				return nil, fmt.Errorf("--caps %s: ferridriver does not offer @playwright/mcp's %s tools (groups: %s)", name, name, capNames())
 			case capGroups[name] == nil:
 				return nil, fmt.Errorf("--caps %q: unknown group (groups: %s; -name leaves one out)", name, capNames())
 			}

@@ -91,6 +91,9 @@ type Options struct {
 	// Library loads the built-in step library for each run_bdd, so that a
 	// run sees the page-object files as they are then (nil: none).
 	Library func() (*jsbridge.Library, error)
+	// Config returns the resolved configuration with its secrets hidden,
+	// for browser_get_config (--caps config); nil leaves the tool out.
+	Config func() (any, error)
 }
 
 // Server is an MCP server for one project. Each client (the stdio client,
@@ -162,6 +165,7 @@ func New(opts Options) (*Server, error) {
 	// request's error.
 	s.server.AddReceivingMiddleware(s.recoverMiddleware, s.declaredAnnotationsMiddleware, argumentCapMiddleware)
 	s.addBuiltins()
+	s.addConfigTool()
 	if opts.Browsing != nil {
 		s.browser = &browserTools{svc: opts.Browsing}
 		s.addBrowserTools()

@@ -97,6 +97,8 @@ var playwrightMCPCapsTools = map[string][]string{
 	"browser_video_chapter":      {"title", "description", "duration"},
 	"browser_video_show_actions": {"duration", "position", "cursor", "style"},
 	"browser_video_hide_actions": {},
+	// --caps config
+	"browser_get_config": {},
 }
 
 // listTools returns the tools/list of a server with the browser tools and
@@ -182,7 +184,8 @@ func TestEveryPlaywrightMCPArgumentIsDeclared(t *testing.T) {
 			t.Errorf("%s is offered without --caps", name)
 		}
 	}
-	withCaps, _ := listTools(t, Options{Caps: []string{"vision,pdf", "network", "storage", "devtools"}})
+	withCaps, _ := listTools(t, Options{Caps: []string{"vision,pdf", "network", "storage", "devtools", "config"},
+		Config: func() (any, error) { return map[string]any{}, nil }})
 	check(withCaps, playwrightMCPCapsTools)
 }
 
@@ -196,7 +199,7 @@ func TestResolveCaps(t *testing.T) {
 		{[]string{"vision", "pdf"}, []string{"vision", "pdf", "testing"}, nil, ""},
 		{[]string{"-testing,-bdd", "core,tabs"}, []string{"script"}, []string{"testing", "bdd"}, ""},
 		{[]string{"-verify"}, nil, []string{"testing"}, ""},
-		{[]string{"config"}, nil, nil, "does not offer @playwright/mcp's config tools"},
+		{[]string{"config"}, []string{"config", "testing"}, []string{"devtools"}, ""},
 		{[]string{"network,storage"}, []string{"network", "storage"}, nil, ""},
 		{[]string{"bogus"}, nil, nil, `unknown group`},
 	} {

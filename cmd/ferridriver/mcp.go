@@ -115,6 +115,20 @@ the client disconnects: persistent processes started by tools are killed.`,
 				MemoryLimit: memoryLimitBytes(memoryLimit),
 				Log:         cmd.ErrOrStderr(), Version: version, Browsing: svc, Steps: p.cfg.Test.Steps,
 				Library: func() (*jsbridge.Library, error) { return builtinSteps(p.cfg) },
+				Config: func() (any, error) {
+					settings := map[string]any{
+						"timeout": timeout.String(), "caps": caps, "transport": transport, "host": host, "port": port,
+						"memory-limit": memoryLimit, "no-run-script": noRunScript, "no-watch": noWatch,
+						"max-sessions": maxSessions, "max-contexts": maxContexts,
+						"session-idle-timeout": idleTimeout.String(), "read-timeout": readTimeout.String(),
+						"http-origins": httpOrigins, "token": token, "token-file": tokenFile,
+					}
+					flagged := map[string]bool{}
+					for k := range settings {
+						flagged[k] = fl.Changed(k)
+					}
+					return resolvedConfig(p.cfg, "server", settings, flagged), nil
+				},
 			})
 			if err != nil {
 				return &ExitError{Code: exitUsage, Err: err}
