@@ -1,11 +1,17 @@
 package e2e
 
 import (
+	"context"
 	"encoding/json"
+	"path/filepath"
 	"strings"
 	"testing"
 
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/playwright-community/playwright-go"
+
 	"github.com/ferridriver/ferridriver/internal/testenv"
+	"github.com/ferridriver/ferridriver/world"
 )
 
 // @playwright/mcp's devtools and config groups (--caps devtools,config):
@@ -54,5 +60,120 @@ func TestMCPGetConfig(t *testing.T) {
 	wp, _ := got.Config["test"]["worldParameters"].(map[string]any)
 	if wp["apiPassword"] != "(hidden)" || !strings.Contains(wp["site"].(string), "bob:") {
 		t.Errorf("worldParameters = %v", wp)
+	}
+}
+
+// handDriven connects a second Playwright client to the DevTools endpoint
+// of the browser `ferridriver mcp` uses: the "user" acting in the
+// session's page by hand, out of the MCP tools' sight. It returns the
+// session's page whose URL ends with suffix.
+func handDriven(t *testing.T, endpoint, suffix string) playwright.Page {
+	t.Helper()
+	l, err := world.NewLauncher(world.Config{OutputDir: t.TempDir()}, world.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { l.Close() })
+	pw, err := l.Playwright(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := pw.Chromium.ConnectOverCDP(endpoint)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { b.Close() })
+	for _, c := range b.Contexts() {
+		for _, p := range c.Pages() {
+			if strings.HasSuffix(p.URL(), suffix) {
+				return p
+			}
+		}
+	}
+	t.Fatalf("no page at %s in the browser", suffix)
+	return nil
+}
+
+// devtoolsProject is browserProject on a Chromium the test can reach
+// through its DevTools endpoint; it returns the project, the MCP client
+// (--caps devtools,config) and the endpoint.
+func devtoolsProject(t *testing.T) (string, *sdk.ClientSession, string) {
+	t.Helper()
+	dir := browserProject(t)
+	cdp := startDevToolsChromium(t)
+	cs, _ := mcpClient(t, dir, []string{"FERRIDRIVER_BROWSER_CONNECTOVERCDP=" + cdp.endpoint}, "--caps", "devtools,config")
+	return dir, cs, cdp.endpoint
+}
+
+// TestMCPRecordsTheUser: what the user does by hand (here a second
+// Playwright client acting on the session's page: typing, a select, a
+// checkbox through its label, a radio, a submit, a navigation, a link
+// that opens a tab and typing there with Enter) comes back from
+// browser_stop_recording as Playwright code and as built-in steps, and
+// the steps replay with `ferridriver bdd`.
+func TestMCPRecordsTheUser(t *testing.T) {
+	dir, cs, endpoint := devtoolsProject(t)
+	callOK(t, cs, "browser_navigate", map[string]any{"url": "/forms.html"})
+	callOK(t, cs, "browser_start_recording", nil)
+	page := handDriven(t, endpoint, "/forms.html")
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(page.Locator("#name").Click())
+	must(page.Keyboard().Type("Ada"))
+	_, err := page.Locator("#colour").SelectOption(playwright.SelectOptionValues{Labels: &[]string{"Green"}})
+	must(err)
+	must(page.GetByText("I accept the terms").Click())
+	must(page.GetByText("Large").Click())
+	must(page.GetByRole("button", playwright.PageGetByRoleOptions{Name: "Send the order"}).Click())
+	must(page.GetByText("name=Ada").WaitFor())
+	base := strings.TrimSuffix(page.URL(), "/forms.html")
+	_, err = page.Goto(base + "/elements.html")
+	must(err)
+	popup, err := page.ExpectPopup(func() error { return page.GetByText("Open the todo list in a new tab").Click() })
+	must(err)
+	must(popup.Locator("#new-todo").Click())
+	must(popup.Keyboard().Type("Buy milk"))
+	must(popup.Keyboard().Press("Enter"))
+	must(popup.GetByText("Buy milk").First().WaitFor())
+
+	out := callOK(t, cs, "browser_stop_recording", nil)
+	for _, want := range []string{
+		`await page.getByRole('textbox', { name: 'Name' }).fill('Ada');`,
+		`await page.getByRole('combobox', { name: 'Colour' }).selectOption('Green');`,
+		`await page.getByRole('checkbox', { name: 'I accept the terms' }).check();`,
+		`await page.getByRole('radio', { name: 'Large' }).check();`,
+		`await page.getByRole('button', { name: 'Send the order' }).click();`,
+		`await page.goto('/elements.html');`,
+		`const page1Promise = page.waitForEvent('popup');`,
+		`await page1.getByRole('textbox', { name: 'New todo' }).fill('Buy milk');`,
+		`Given I open "/forms.html"`,
+		`When I fill 'role=textbox[name="Name"]' with "Ada"`,
+		`And I select "Green" in 'role=combobox[name="Colour"]'`,
+		`And I check 'role=checkbox[name="I accept the terms"]'`,
+		`And I check 'role=radio[name="Large"]'`,
+		`And I click 'role=button[name="Send the order"]'`,
+		`And I open "/elements.html"`,
+		`And I click 'role=link[name="Open the todo list in a new tab"]'`,
+		`And I switch to the new tab`,
+		`And I fill 'role=textbox[name="New todo"]' with "Buy milk"`,
+		`And I press "Enter"`,
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the recording lacks %q:\n%s", want, out)
+		}
+	}
+	if n := strings.Count(out, "fill('Ada')"); n != 1 {
+		t.Errorf("typing into a field should be one fill, got %d:\n%s", n, out)
+	}
+	exported := callOK(t, cs, "session_export", map[string]any{"path": "features/by-hand.feature"})
+	if !strings.Contains(exported, `I fill 'role=textbox[name="New todo"]' with "Buy milk"`) {
+		t.Errorf("the recording is not in the session's export:\n%s", exported)
+	}
+	if r := ferridriver(t, dir, "bdd", "features/by-hand.feature"); r.code != 0 {
+		t.Fatalf("the recorded steps do not replay: exit %d\n%s\n%s\n%s", r.code, readFile(t, filepath.Join(dir, "features/by-hand.feature")), r.stdout, r.stderr)
 	}
 }

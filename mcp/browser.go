@@ -357,6 +357,7 @@ func (s *Server) addBrowserTools() {
 	s.addStorageTools()
 	s.addDevtoolsTools()
 	s.addVideoTools()
+	s.addUserRecordingTools()
 	s.addExportTool()
 	s.addRunBDDTool()
 	if s.caps["script"] {

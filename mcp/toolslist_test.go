@@ -97,6 +97,8 @@ var playwrightMCPCapsTools = map[string][]string{
 	"browser_video_chapter":      {"title", "description", "duration"},
 	"browser_video_show_actions": {"duration", "position", "cursor", "style"},
 	"browser_video_hide_actions": {},
+	"browser_start_recording":    {},
+	"browser_stop_recording":     {},
 	// --caps config
 	"browser_get_config": {},
 }

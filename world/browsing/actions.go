@@ -196,24 +196,36 @@ const cssPathJS = `el => { const parts = []; while (el && el.nodeType === 1 && e
 // that finds it on the page: role and name, and its index among the
 // matches when there are several.
 func nameNode(page playwright.Page, n *node, loc playwright.Locator) (target, error) {
-	rt := roleTarget(n.role, n.name, n.hasNam, 0, 1)
 	h, err := loc.ElementHandle(playwright.LocatorElementHandleOptions{Timeout: playwright.Float(checkTimeout)})
 	if err != nil {
 		return target{}, fmt.Errorf("element %s: %w", n.ref, trimCallLog(err))
 	}
 	defer h.Dispose()
-	v, err := page.Locator(rt.sel).EvaluateAll("(els, t) => [els.length, els.indexOf(t)]", h)
+	rt, err := nameElement(func(sel string) playwright.Locator { return page.Locator(sel) }, n.role, n.name, n.hasNam, h)
+	if err != nil {
+		return target{}, fmt.Errorf("element %s: %w", n.ref, err)
+	}
+	return rt, nil
+}
+
+// nameElement names the element h, of role and accessible name, with a
+// role selector (locate finds selectors where h is): its index among the
+// matches when there are several, a CSS path when the role selector does
+// not find it. The one locator generator of the recordings.
+func nameElement(locate func(string) playwright.Locator, role, name string, hasName bool, h playwright.ElementHandle) (target, error) {
+	rt := roleTarget(role, name, hasName, 0, 1)
+	v, err := locate(rt.sel).EvaluateAll("(els, t) => [els.length, els.indexOf(t)]", h)
 	if err == nil {
 		if a, ok := v.([]interface{}); ok && len(a) == 2 {
 			count, idx := toInt(a[0]), toInt(a[1])
 			if idx >= 0 {
-				return roleTarget(n.role, n.name, n.hasNam, idx, count), nil
+				return roleTarget(role, name, hasName, idx, count), nil
 			}
 		}
 	}
 	css, err := h.Evaluate(cssPathJS)
 	if err != nil {
-		return target{}, fmt.Errorf("element %s: %w", n.ref, trimCallLog(err))
+		return target{}, trimCallLog(err)
 	}
 	s, _ := css.(string)
 	return selectorTarget(s), nil

@@ -47,6 +47,7 @@ const (
 	phNewTab          phrase = "I open a new tab"
 	phOpenInNewTab    phrase = "I open {text} in a new tab"
 	phSwitchTab       phrase = "I switch to tab {int}"
+	phSwitchToNewTab  phrase = "I switch to the new tab"
 	phCloseCurrentTab phrase = "I close the current tab"
 	phCloseTab        phrase = "I close tab {int}"
 	phExpectVisible   phrase = "I expect {target} {to} be visible"
@@ -63,7 +64,7 @@ var phrases = []phrase{
 	phOpen, phGoBack, phGoForward, phReload, phClick, phDoubleClick, phRightClick, phClickHolding,
 	phFill, phTypeInto, phPress, phPressOn, phCheck, phUncheck, phSelect, phHover, phDrag, phUpload,
 	phAcceptDialog, phDismissDialog, phAcceptPrompt, phWaitText, phWaitHidden, phWaitMillis,
-	phViewport, phMediaType, phColorScheme, phNewTab, phOpenInNewTab, phSwitchTab, phCloseCurrentTab,
+	phViewport, phMediaType, phColorScheme, phNewTab, phOpenInNewTab, phSwitchTab, phSwitchToNewTab, phCloseCurrentTab,
 	phCloseTab, phExpectVisible, phExpectChecked, phExpectPageText, phExpectValue, phExpectText, phExpectURL,
 }
 

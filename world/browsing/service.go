@@ -150,6 +150,10 @@ type Session struct {
 	pageCh chan struct{}
 	// routes are the context's mocks by pattern (storage.go).
 	routes map[string]Mock
+	// userRec is the recording of the user's actions (user_record.go),
+	// set up in the context userRecCtx.
+	userRec    *userRecording
+	userRecCtx playwright.BrowserContext
 
 	// Written by the browser's event handlers, so under logMu:
 	logMu    sync.Mutex
