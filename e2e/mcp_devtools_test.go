@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -175,5 +176,61 @@ func TestMCPRecordsTheUser(t *testing.T) {
 	}
 	if r := ferridriver(t, dir, "bdd", "features/by-hand.feature"); r.code != 0 {
 		t.Fatalf("the recorded steps do not replay: exit %d\n%s\n%s\n%s", r.code, readFile(t, filepath.Join(dir, "features/by-hand.feature")), r.stdout, r.stderr)
+	}
+}
+
+// TestMCPPauseAndResume: `await page.pause()` in code run on the agent's
+// page returns the call saying where it paused; the browser tools act on
+// the page meanwhile; browser_resume { step } pauses before the next
+// Playwright call, { location } before the call of that line, and a
+// plain resume answers with the code's result.
+func TestMCPPauseAndResume(t *testing.T) {
+	dir := browserProject(t)
+	cs, _ := mcpClient(t, dir, nil, "--caps", "devtools")
+	callOK(t, cs, "browser_navigate", map[string]any{"url": "/todo.html"})
+	code := `async (page) => {
+  const box = page.getByRole('textbox', { name: 'New todo' })
+  await box.fill('first'); await page.pause()
+  await box.press('Enter')
+  await box.fill('second')
+  await box.press('Enter')
+  return 'done'
+}`
+	paused := callOK(t, cs, "browser_run_code_unsafe", map[string]any{"code": code})
+	if !strings.Contains(paused, "Paused at browser_run_code_unsafe.js:3") {
+		t.Fatalf("want the call to say where the code paused:\n%s", paused)
+	}
+	if snap := callOK(t, cs, "browser_snapshot", nil); !strings.Contains(snap, "first") {
+		t.Errorf("the snapshot while paused should show the typed text:\n%s", snap)
+	}
+	if r := mcpCall(t, cs, "browser_run_code_unsafe", map[string]any{"code": "async (page) => 1"}); !r.IsError || !strings.Contains(resultText(r, 0), "browser_resume first") {
+		t.Errorf("code run while other code is paused: %s", resultText(r, 0))
+	}
+	if r := mcpCall(t, cs, "browser_resume", map[string]any{"location": "nowhere"}); !r.IsError || !strings.Contains(resultText(r, 0), "<file>:<line>") {
+		t.Errorf("a location without a line: %s", resultText(r, 0))
+	}
+	step := callOK(t, cs, "browser_resume", map[string]any{"step": true})
+	if !regexp.MustCompile(`Paused at browser_run_code_unsafe\.js:4 \(before \S*press\)`).MatchString(step) {
+		t.Fatalf("step: want a pause before the next call (line 4):\n%s", step)
+	}
+	at := callOK(t, cs, "browser_resume", map[string]any{"location": "browser_run_code_unsafe.js:6"})
+	if !regexp.MustCompile(`Paused at browser_run_code_unsafe\.js:6 \(before \S*press\)`).MatchString(at) {
+		t.Fatalf("location: want a pause before line 6's call:\n%s", at)
+	}
+	if snap := callOK(t, cs, "browser_snapshot", nil); !strings.Contains(snap, "second") || !strings.Contains(snap, "first") {
+		t.Errorf("at line 6 the first todo is added and the second typed:\n%s", snap)
+	}
+	if end := callOK(t, cs, "browser_resume", nil); !strings.Contains(end, `Result: "done"`) {
+		t.Errorf("the last resume should answer the code's result:\n%s", end)
+	}
+	if r := mcpCall(t, cs, "browser_resume", nil); !r.IsError || !strings.Contains(resultText(r, 0), "nothing is paused") {
+		t.Errorf("resume with nothing paused: %s", resultText(r, 0))
+	}
+	// run_script's page pauses the same way.
+	if got := callOK(t, cs, "run_script", map[string]any{"source": "await page.pause()\nreturn 7"}); !strings.Contains(got, "Paused at") {
+		t.Fatalf("run_script: %s", got)
+	}
+	if got := callOK(t, cs, "browser_resume", nil); !strings.Contains(got, `"value":7`) {
+		t.Errorf("run_script's result after the resume: %s", got)
 	}
 }

@@ -363,4 +363,5 @@ func (s *Server) addBrowserTools() {
 	if s.caps["script"] {
 		s.addRunCodeTool()
 	}
+	s.addResumeTool()
 }

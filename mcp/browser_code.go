@@ -57,68 +57,76 @@ func (s *Server) runCodeTool(ctx context.Context, req *sdk.CallToolRequest) (*sd
 	if strings.TrimSpace(code) == "" {
 		return errorResult("invalid arguments for " + ToolRunCode + ": give code (a function such as async (page) => { ... }) or filename"), nil
 	}
+	// The file's name is the code's: page.pause() and browser_resume's
+	// location name its lines.
+	source := ToolRunCode + ".js"
+	if in.Filename != "" {
+		source = filepath.Base(in.Filename)
+	}
 	sess, err := s.clientOf(req.Session)
 	if err != nil {
 		return nil, err
 	}
-	progress, flush := progressSender(ctx, req)
-	var out *sdk.CallToolResult
-	err = sess.do(ctx, func(vm *jsbridge.VM) error {
-		bs, err := sess.lease(in.session())
-		if err != nil {
-			out = errorResult(ToolRunCode + ": " + err.Error())
-			return nil
-		}
-		page, err := bs.CurrentPage(ctx)
-		if err != nil {
-			out = errorResult(ToolRunCode + ": " + err.Error())
-			return nil
-		}
-		stop := sess.console.startCapture()
-		fn, serr := compileFunction(vm, ToolRunCode+".js", "("+code+"\n)")
-		var v goja.Value
-		if serr == nil {
-			v, serr = s.callJS(ctx, sess, vm, ToolRunCode, "the code", fn, []goja.Value{sess.browser.PageValue(vm, page)}, s.opts.Timeout, progress)
-		}
-		console := stop()
-		var value string
-		if serr == nil && v != nil && !goja.IsUndefined(v) {
-			// The value as @playwright/mcp gives it: JSON.stringify's.
-			if value, err = vm.ResultJSON(v); err != nil {
-				serr = &ScriptError{Name: "TypeError", Message: "the code's value is " + err.Error()}
+	return s.runPausable(ctx, sess, func(ctx context.Context) (*sdk.CallToolResult, error) {
+		progress, flush := progressSender(ctx, req)
+		var out *sdk.CallToolResult
+		err := sess.do(ctx, func(vm *jsbridge.VM) error {
+			bs, err := sess.lease(in.session())
+			if err != nil {
+				out = errorResult(ToolRunCode + ": " + err.Error())
+				return nil
 			}
-		}
-		if serr != nil {
-			bs.Note(fmt.Sprintf("not recorded: %s ran %s and failed (%s: %s)", ToolRunCode, codeSummary(code), serr.Name, firstLine(serr.Message)))
-			out = codeError(serr, console)
+			page, err := bs.CurrentPage(ctx)
+			if err != nil {
+				out = errorResult(ToolRunCode + ": " + err.Error())
+				return nil
+			}
+			stop := sess.console.startCapture()
+			fn, serr := compileFunction(vm, source, "("+code+"\n)")
+			var v goja.Value
+			if serr == nil {
+				v, serr = s.callJS(ctx, sess, vm, ToolRunCode, "the code", fn, []goja.Value{sess.browser.PageValue(vm, page)}, s.opts.Timeout, progress)
+			}
+			console := stop()
+			var value string
+			if serr == nil && v != nil && !goja.IsUndefined(v) {
+				// The value as @playwright/mcp gives it: JSON.stringify's.
+				if value, err = vm.ResultJSON(v); err != nil {
+					serr = &ScriptError{Name: "TypeError", Message: "the code's value is " + err.Error()}
+				}
+			}
+			if serr != nil {
+				bs.Note(fmt.Sprintf("not recorded: %s ran %s and failed (%s: %s)", ToolRunCode, codeSummary(code), serr.Name, firstLine(serr.Message)))
+				out = codeError(serr, console)
+				return nil
+			}
+			if len(value) > MaxResultBytes {
+				out = errorResult(fmt.Sprintf("%s: the code's value is %d bytes of JSON; the limit for one result is %d bytes (%d MiB)", ToolRunCode, len(value), MaxResultBytes, MaxResultBytes>>20))
+				return nil
+			}
+			res := bs.RecordCode(ToolRunCode, code)
+			res.Code = "await (" + strings.TrimSpace(code) + ")(page);"
+			if value != "" {
+				res.Output = "Result: " + value
+			}
+			if console != "" {
+				res.Output = strings.TrimSpace(res.Output + "\nConsole:\n" + strings.TrimRight(console, "\n"))
+			}
+			if st, err := bs.PageState(ctx, browsing.SnapDiff); err == nil {
+				res.URL, res.Title, res.Modal = st.URL, st.Title, st.Modal
+				res.Snapshot, res.SnapshotIsDiff = st.Snapshot, st.SnapshotIsDiff
+			} else {
+				res.Output = strings.TrimSpace(res.Output + "\nthe page's state after the code: " + err.Error())
+			}
+			out, _ = textResult(res, nil)
 			return nil
+		})
+		flush()
+		if err != nil {
+			return nil, err
 		}
-		if len(value) > MaxResultBytes {
-			out = errorResult(fmt.Sprintf("%s: the code's value is %d bytes of JSON; the limit for one result is %d bytes (%d MiB)", ToolRunCode, len(value), MaxResultBytes, MaxResultBytes>>20))
-			return nil
-		}
-		res := bs.RecordCode(ToolRunCode, code)
-		res.Code = "await (" + strings.TrimSpace(code) + ")(page);"
-		if value != "" {
-			res.Output = "Result: " + value
-		}
-		if console != "" {
-			res.Output = strings.TrimSpace(res.Output + "\nConsole:\n" + strings.TrimRight(console, "\n"))
-		}
-		if st, err := bs.PageState(ctx, browsing.SnapDiff); err == nil {
-			res.URL, res.Title, res.Modal = st.URL, st.Title, st.Modal
-			res.Snapshot, res.SnapshotIsDiff = st.Snapshot, st.SnapshotIsDiff
-		} else {
-			res.Output = strings.TrimSpace(res.Output + "\nthe page's state after the code: " + err.Error())
-		}
-		out, _ = textResult(res, nil)
-		return nil
+		return out, nil
 	})
-	flush()
-	if err != nil {
-		return nil, err
-	}
-	return out, nil
 }
 
 // codeError is the tool error of code that threw or was stopped: the

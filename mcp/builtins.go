@@ -191,50 +191,52 @@ func (s *Server) runScriptTool(ctx context.Context, req *sdk.CallToolRequest) (*
 	if err != nil {
 		return nil, err
 	}
-	err = sess.do(ctx, func(vm *jsbridge.VM) error {
-		// What the script did on the page is recorded as steps when its
-		// statements are actions built-in steps do, marked otherwise.
-		sess.onPage(func(bs *browsing.Session) {
-			if res.Status == "ok" {
-				bs.RecordScript("run_script", *in.Source)
-			} else {
-				bs.Note(fmt.Sprintf("not recorded: run_script ran %s and failed (%s)", codeSummary(*in.Source), firstLine(res.Error.Message)))
+	return s.runPausable(ctx, sess, func(ctx context.Context) (*sdk.CallToolResult, error) {
+		err := sess.do(ctx, func(vm *jsbridge.VM) error {
+			// What the script did on the page is recorded as steps when its
+			// statements are actions built-in steps do, marked otherwise.
+			sess.onPage(func(bs *browsing.Session) {
+				if res.Status == "ok" {
+					bs.RecordScript("run_script", *in.Source)
+				} else {
+					bs.Note(fmt.Sprintf("not recorded: run_script ran %s and failed (%s)", codeSummary(*in.Source), firstLine(res.Error.Message)))
+				}
+			})
+			report(0, "executing script")
+			stop := sess.console.startCapture()
+			defer func() { res.Console = stop() }()
+			fn, serr := compileFunction(vm, runScriptName, "(async function (args) {"+*in.Source+"\n})")
+			if serr != nil {
+				res.Status, res.Error = "error", serr
+				return nil
 			}
+			v, serr := s.callJS(ctx, sess, vm, "run_script", "the script", fn, []goja.Value{vm.ToJS(in.Args)}, limit, progress)
+			if serr != nil {
+				res.Status, res.Error = "error", serr
+				return nil
+			}
+			var err error
+			if res.Value, err = exportJSON(vm, v); err != nil {
+				res.Status, res.Error = "error", &ScriptError{Name: "TypeError", Message: "the script's value is " + err.Error()}
+				return nil
+			}
+			report(1, "done")
+			return nil
 		})
-		report(0, "executing script")
-		stop := sess.console.startCapture()
-		defer func() { res.Console = stop() }()
-		fn, serr := compileFunction(vm, runScriptName, "(async function (args) {"+*in.Source+"\n})")
-		if serr != nil {
-			res.Status, res.Error = "error", serr
-			return nil
+		flush()
+		if err != nil {
+			return nil, err
 		}
-		v, serr := s.callJS(ctx, sess, vm, "run_script", "the script", fn, []goja.Value{vm.ToJS(in.Args)}, limit, progress)
-		if serr != nil {
-			res.Status, res.Error = "error", serr
-			return nil
+		res.DurationMs = time.Since(start).Milliseconds()
+		b, _ := json.Marshal(res)
+		if len(b) > MaxResultBytes {
+			n := len(b)
+			res.Status, res.Value = "error", nil
+			res.Error = &ScriptError{Name: "RangeError", Message: fmt.Sprintf("the script's value is %d bytes of JSON; the limit for one result is %d bytes (%d MiB)", n, MaxResultBytes, MaxResultBytes>>20)}
+			b, _ = json.Marshal(res)
 		}
-		var err error
-		if res.Value, err = exportJSON(vm, v); err != nil {
-			res.Status, res.Error = "error", &ScriptError{Name: "TypeError", Message: "the script's value is " + err.Error()}
-			return nil
-		}
-		report(1, "done")
-		return nil
+		return jsonText(b), nil
 	})
-	flush()
-	if err != nil {
-		return nil, err
-	}
-	res.DurationMs = time.Since(start).Milliseconds()
-	b, _ := json.Marshal(res)
-	if len(b) > MaxResultBytes {
-		n := len(b)
-		res.Status, res.Value = "error", nil
-		res.Error = &ScriptError{Name: "RangeError", Message: fmt.Sprintf("the script's value is %d bytes of JSON; the limit for one result is %d bytes (%d MiB)", n, MaxResultBytes, MaxResultBytes>>20)}
-		b, _ = json.Marshal(res)
-	}
-	return jsonText(b), nil
 }
 
 // compileFunction evaluates source, which must give a function, in vm.

@@ -59,6 +59,12 @@ type Session struct {
 	svc     *browsing.Service
 
 	closeOnce sync.Once
+
+	// dbg is the client's paused or pausable code (debug.go).
+	dbg debugState
+	// leaseMu guards the running job's leases, which a pause gives back
+	// from another goroutine.
+	leaseMu sync.Mutex
 }
 
 // jobState is what a running job holds: the browser sessions whose turn
@@ -103,7 +109,7 @@ func (e *extensions) replace(set *jsbridge.ExtensionSet) {
 func newSession(opts *Options, ext *extensions, key string, svc *browsing.Service) *Session {
 	s := &Session{
 		opts: opts, ext: ext, key: key, svc: svc,
-		jobs: make(chan func()), quit: make(chan struct{}), done: make(chan struct{}),
+		jobs: make(chan func()), quit: make(chan struct{}), done: make(chan struct{}), dbg: debugState{turn: make(chan struct{}, 1)},
 		cmds:    capability.NewSession(),
 		console: &consoleTee{out: opts.Log},
 	}
@@ -199,7 +205,11 @@ func (s *Session) endJob() {
 	if j == nil {
 		return
 	}
-	for bs, release := range j.leases {
+	s.leaseMu.Lock()
+	leases := j.leases
+	j.leases = nil
+	s.leaseMu.Unlock()
+	for bs, release := range leases {
 		if j.onPage != nil {
 			j.onPage(bs)
 		}
@@ -235,17 +245,22 @@ func (s *Session) lease(name string) (*browsing.Session, error) {
 	if j == nil {
 		return nil, errors.New("the page is only available while a call runs")
 	}
-	if _, ok := j.leases[bs]; ok {
+	s.leaseMu.Lock()
+	_, ok := j.leases[bs]
+	s.leaseMu.Unlock()
+	if ok {
 		return bs, nil
 	}
 	release, err := bs.Acquire(j.ctx)
 	if err != nil {
 		return nil, fmt.Errorf("waiting for the browser session %q: %w", name, err)
 	}
+	s.leaseMu.Lock()
 	if j.leases == nil {
 		j.leases = map[*browsing.Session]func(){}
 	}
 	j.leases[bs] = release
+	s.leaseMu.Unlock()
 	return bs, nil
 }
 

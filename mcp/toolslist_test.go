@@ -99,6 +99,7 @@ var playwrightMCPCapsTools = map[string][]string{
 	"browser_video_hide_actions": {},
 	"browser_start_recording":    {},
 	"browser_stop_recording":     {},
+	"browser_resume":             {"step", "location"},
 	// --caps config
 	"browser_get_config": {},
 }

@@ -128,3 +128,20 @@ func (h agentHost) PrepareVideo(ctx context.Context) error { return h.b.launcher
 func (h agentHost) DeviceDescriptors(ctx context.Context) ([]byte, error) {
 	return h.b.launcher.DeviceDescriptors(ctx)
 }
+
+// Pause implements jsapi.Debugger: the page source pauses the code when
+// it can (an MCP client's session: until browser_resume).
+func (h agentHost) Pause(where string) error {
+	if d, ok := h.b.src.(jsapi.Debugger); ok {
+		return d.Pause(where)
+	}
+	return nil
+}
+
+// BeforeCall implements jsapi.Debugger.
+func (h agentHost) BeforeCall(api, where string) error {
+	if d, ok := h.b.src.(jsapi.Debugger); ok {
+		return d.BeforeCall(api, where)
+	}
+	return nil
+}

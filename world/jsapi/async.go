@@ -28,7 +28,14 @@ type settled[T any] struct {
 // Loop goroutine only.
 func async[T any](r *Runtime, api string, work func() (T, error), conv func(T) goja.Value) goja.Value {
 	stack := r.rt.CaptureCallStack(0, nil)
+	dbg := r.debugger()
 	return r.loop.Promise(func() (any, error) {
+		if dbg != nil && api != "page.pause" {
+			// Stepping or running to a line pauses before the call.
+			if err := dbg.BeforeCall(api, callerWhere(stack)); err != nil {
+				return settled[T]{err: err}, nil
+			}
+		}
 		v, err := safely(work)
 		if err != nil {
 			err = r.explain(err)

@@ -293,9 +293,14 @@ func (r *Runtime) pageMethods() []method {
 			return out
 		}},
 		method{"pause", func(c goja.FunctionCall) goja.Value {
-			p, resolve, _ := r.rt.NewPromise()
-			_ = resolve(goja.Undefined()) // no inspector in ferridriver
-			return r.rt.ToValue(p)
+			d := r.debugger()
+			if d == nil {
+				p, resolve, _ := r.rt.NewPromise()
+				_ = resolve(goja.Undefined()) // no inspector in ferridriver
+				return r.rt.ToValue(p)
+			}
+			where := callerWhere(r.rt.CaptureCallStack(0, nil))
+			return asyncErr(r, "page.pause", func() error { return d.Pause(where) })
 		}},
 		method{"video", func(c goja.FunctionCall) goja.Value { return r.video(self(c, "page.video")) }},
 	)
