@@ -6,7 +6,9 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/playwright-community/playwright-go"
@@ -98,11 +100,11 @@ func handDriven(t *testing.T, endpoint, suffix string) playwright.Page {
 // devtoolsProject is browserProject on a Chromium the test can reach
 // through its DevTools endpoint; it returns the project, the MCP client
 // (--caps devtools,config) and the endpoint.
-func devtoolsProject(t *testing.T) (string, *sdk.ClientSession, string) {
+func devtoolsProject(t *testing.T, copts *sdk.ClientOptions) (string, *sdk.ClientSession, string) {
 	t.Helper()
 	dir := browserProject(t)
 	cdp := startDevToolsChromium(t)
-	cs, _ := mcpClient(t, dir, []string{"FERRIDRIVER_BROWSER_CONNECTOVERCDP=" + cdp.endpoint}, "--caps", "devtools,config")
+	cs, _ := mcpClientWith(t, dir, []string{"FERRIDRIVER_BROWSER_CONNECTOVERCDP=" + cdp.endpoint}, copts, "--caps", "devtools,config")
 	return dir, cs, cdp.endpoint
 }
 
@@ -113,7 +115,7 @@ func devtoolsProject(t *testing.T) (string, *sdk.ClientSession, string) {
 // browser_stop_recording as Playwright code and as built-in steps, and
 // the steps replay with `ferridriver bdd`.
 func TestMCPRecordsTheUser(t *testing.T) {
-	dir, cs, endpoint := devtoolsProject(t)
+	dir, cs, endpoint := devtoolsProject(t, nil)
 	callOK(t, cs, "browser_navigate", map[string]any{"url": "/forms.html"})
 	callOK(t, cs, "browser_start_recording", nil)
 	page := handDriven(t, endpoint, "/forms.html")
@@ -232,5 +234,85 @@ func TestMCPPauseAndResume(t *testing.T) {
 	}
 	if got := callOK(t, cs, "browser_resume", nil); !strings.Contains(got, `"value":7`) {
 		t.Errorf("run_script's result after the resume: %s", got)
+	}
+}
+
+// TestMCPAnnotate: browser_annotate puts an overlay on the page where the
+// user (here a second Playwright client's mouse and keyboard) drags a box
+// and types a note, then presses Done; the call, which reported progress
+// while it waited, returns the box with its note and the elements under
+// it, the snapshot, and the annotated screenshot.
+func TestMCPAnnotate(t *testing.T) {
+	var mu sync.Mutex
+	var progress []string
+	_, cs, endpoint := devtoolsProject(t, &sdk.ClientOptions{ProgressNotificationHandler: func(_ context.Context, r *sdk.ProgressNotificationClientRequest) {
+		mu.Lock()
+		progress = append(progress, r.Params.Message)
+		mu.Unlock()
+	}})
+	callOK(t, cs, "browser_navigate", map[string]any{"url": "/todo.html"})
+	type answer struct {
+		r   *sdk.CallToolResult
+		err error
+	}
+	ch := make(chan answer, 1)
+	go func() {
+		params := &sdk.CallToolParams{Name: "browser_annotate", Arguments: map[string]any{"timeout": 60}}
+		params.SetProgressToken("annotate")
+		ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+		defer cancel()
+		r, err := cs.CallTool(ctx, params)
+		ch <- answer{r, err}
+	}()
+	page := handDriven(t, endpoint, "/todo.html")
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	done := page.Locator("#ferridriver-annotate-done")
+	if err := done.WaitFor(playwright.LocatorWaitForOptions{Timeout: playwright.Float(8000)}); err != nil {
+		select {
+		case a := <-ch:
+			t.Fatalf("no overlay; browser_annotate answered: %v %s", a.err, resultText(a.r, 0))
+		default:
+			v, _ := page.Evaluate("() => [location.href, !!document.getElementById('ferridriver-annotate'), typeof window.__ferridriverAnnotate, document.body.innerHTML.length]")
+			t.Fatalf("no overlay: %v %v", err, v)
+		}
+	}
+	bb, err := page.GetByRole("button", playwright.PageGetByRoleOptions{Name: "Add", Exact: playwright.Bool(true)}).BoundingBox()
+	must(err)
+	m := page.Mouse()
+	must(m.Move(bb.X-6, bb.Y-6))
+	must(m.Down())
+	must(m.Move(bb.X+bb.Width+6, bb.Y+bb.Height+6, playwright.MouseMoveOptions{Steps: playwright.Int(5)}))
+	must(m.Up())
+	must(page.Keyboard().Type("Make this green"))
+	must(page.Keyboard().Press("Enter"))
+	time.Sleep(1500 * time.Millisecond) // the user takes their time: progress goes on
+	must(done.Click())
+	a := <-ch
+	if a.err != nil || a.r.IsError {
+		t.Fatalf("browser_annotate: %v %s", a.err, resultText(a.r, 0))
+	}
+	text := resultText(a.r, 0)
+	if !strings.Contains(text, "1 annotation(s)") || !strings.Contains(text, `"Make this green"`) ||
+		!regexp.MustCompile(`(?m)^   - button "Add" \[ref=e\d+\]`).MatchString(text) || !strings.Contains(text, "### Snapshot") {
+		t.Errorf("want the box, its note and the button under it, then the snapshot:\n%s", text)
+	}
+	if len(a.r.Content) < 2 {
+		t.Fatalf("no screenshot in the result")
+	}
+	if img, ok := a.r.Content[1].(*sdk.ImageContent); !ok || img.MIMEType != "image/png" || len(img.Data) < 1000 {
+		t.Errorf("want the annotated screenshot as a PNG")
+	}
+	if n, err := page.Locator("#ferridriver-annotate").Count(); err != nil || n != 0 {
+		t.Errorf("the overlay is left on the page (%d, %v)", n, err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if !strings.Contains(strings.Join(progress, "; "), "waiting for the user's annotations") {
+		t.Errorf("no progress while waiting: %q", progress)
 	}
 }

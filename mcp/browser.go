@@ -358,6 +358,7 @@ func (s *Server) addBrowserTools() {
 	s.addDevtoolsTools()
 	s.addVideoTools()
 	s.addUserRecordingTools()
+	s.addAnnotateTool()
 	s.addExportTool()
 	s.addRunBDDTool()
 	if s.caps["script"] {

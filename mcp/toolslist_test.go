@@ -100,6 +100,7 @@ var playwrightMCPCapsTools = map[string][]string{
 	"browser_start_recording":    {},
 	"browser_stop_recording":     {},
 	"browser_resume":             {"step", "location"},
+	"browser_annotate":           {},
 	// --caps config
 	"browser_get_config": {},
 }

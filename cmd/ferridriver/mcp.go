@@ -169,7 +169,7 @@ the client disconnects: persistent processes started by tools are killed.`,
 	fl.DurationVar(&timeout, "timeout", mcp.DefaultTimeout, "limit of one tool call or script run; tools' own timeoutMs apply within it (0: none)")
 	fl.IntVar(&memoryLimit, "memory-limit", mcp.DefaultMemoryLimit>>20, "MiB the server's heap may reach while an extension tool or a script runs; past it the call is stopped and its VM rebuilt (0: none)")
 	fl.BoolVar(&noRunScript, "no-run-script", false, "do not offer the run_script and browser_run_code_unsafe tools")
-	fl.StringSliceVar(&caps, "caps", nil, "tool groups to add (vision, pdf, network, storage, devtools) or, prefixed with -, to leave out (-testing, -bdd, -script); see docs/mcp.md")
+	fl.StringSliceVar(&caps, "caps", nil, "tool groups to add (vision, pdf, network, storage, devtools, config) or, prefixed with -, to leave out (-testing, -bdd, -script); see docs/mcp.md")
 	addRemoteFlags(fl)
 	fl.BoolVar(&noWatch, "no-watch", false, "do not reload the extensions when their files change")
 	fl.StringVar(&transport, "transport", "stdio", "stdio or http (streamable HTTP)")
