@@ -25,7 +25,7 @@ type annotateArgs struct {
 
 func (s *Server) addAnnotateTool() {
 	s.browserTool(&sdk.Tool{
-		Name: "browser_annotate", Title: "Annotate the current page",
+		Name:        "browser_annotate",
 		Description: "Lets the user draw boxes with notes on the page, until Done (timeout: seconds, default 300); returns the annotated screenshot, the snapshot and the boxes.",
 		InputSchema: schema(nil, map[string]any{"timeout": number}), Annotations: annRead,
 	}, func() any { return &annotateArgs{} }, func(ctx context.Context, ss *browsing.Session, a any) (*sdk.CallToolResult, error) {

@@ -17,7 +17,7 @@ type noArgs struct {
 
 func (s *Server) addUserRecordingTools() {
 	s.browserTool(&sdk.Tool{
-		Name: "browser_start_recording", Title: "Start recording user actions",
+		Name:        "browser_start_recording",
 		Description: "Records what the user does by hand in the browser; browser_stop_recording returns it.",
 		InputSchema: schema(nil), Annotations: annRead,
 	}, func() any { return &noArgs{} }, func(ctx context.Context, ss *browsing.Session, _ any) (*sdk.CallToolResult, error) {
@@ -28,7 +28,7 @@ func (s *Server) addUserRecordingTools() {
 		return textOnly(res.Output), nil
 	})
 	s.browserTool(&sdk.Tool{
-		Name: "browser_stop_recording", Title: "Stop recording user actions",
+		Name:        "browser_stop_recording",
 		Description: "Stops the recording: the user's actions as Playwright code and as steps (added to session_export).",
 		InputSchema: schema(nil), Annotations: annRead,
 	}, func() any { return &noArgs{} }, func(ctx context.Context, ss *browsing.Session, _ any) (*sdk.CallToolResult, error) {

@@ -19,7 +19,6 @@ func (s *Server) addConfigTool() {
 	}
 	s.server.AddTool(&sdk.Tool{
 		Name:        "browser_get_config",
-		Title:       "Get config",
 		Description: "The resolved configuration (flags > env > file > defaults) as JSON, secrets hidden.",
 		InputSchema: json.RawMessage(`{"type":"object","properties":{}}`),
 		Annotations: annRead,

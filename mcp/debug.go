@@ -228,7 +228,7 @@ func (s *Server) addResumeTool() {
 		return
 	}
 	s.server.AddTool(&sdk.Tool{
-		Name: "browser_resume", Title: "Resume paused code",
+		Name:        "browser_resume",
 		Description: "Resumes code paused by page.pause(); answers when it pauses again or ends. step: pause before the next call; location: file:line to pause at.",
 		InputSchema: schema(nil, map[string]any{"step": boolean, "location": str}),
 		Annotations: annAct,
