@@ -29,9 +29,7 @@ var capGroups = map[string][]string{
 	// @playwright/mcp's devtools and config groups.
 	"devtools": {"browser_start_tracing", "browser_stop_tracing", "browser_highlight", "browser_hide_highlight",
 		"browser_start_video", "browser_stop_video", "browser_video_chapter", "browser_video_show_actions", "browser_video_hide_actions",
-		"browser_start_recording", "browser_stop_recording",
-		"browser_resume",
-		"browser_annotate"},
+		"browser_start_recording", "browser_stop_recording", "browser_resume", "browser_annotate"},
 	"config": {"browser_get_config"},
 }
 
