@@ -17,11 +17,51 @@ const (
 	SnippetPromise     = "promise"
 )
 
+// maxSnippetText is the longest step text whose snippets have parameters.
+// cucumber-expressions' generator takes time that grows faster than the
+// square of the text's length and of the parameters it finds (measured:
+// 0.5 s for 100 quoted strings, 22 s for 400, minutes for a few thousand
+// characters), and a run computes a snippet for every undefined step, so a
+// longer text gets one snippet: its text as a Cucumber Expression, without
+// parameters.
+const maxSnippetText = 256
+
+// snippetExpr is one expression a snippet is written for.
+type snippetExpr struct {
+	source string
+	params []string // "name: type"
+}
+
+// snippetExprs are the expressions proposed for a step's text.
+func (m *matcher) snippetExprs(text string) []snippetExpr {
+	if len(text) > maxSnippetText {
+		return []snippetExpr{{source: escapeCucumberExpression(text)}}
+	}
+	gen := cukexp.NewCucumberExpressionGenerator(m.params)
+	var out []snippetExpr
+	for _, e := range gen.GenerateExpressions(text) {
+		var params []string
+		names := e.ParameterNames()
+		for i, pt := range e.ParameterTypes() {
+			params = append(params, names[i]+": "+tsType(pt.Name()))
+		}
+		out = append(out, snippetExpr{source: e.Source(), params: params})
+	}
+	return out
+}
+
+// escapeCucumberExpression writes text as a Cucumber Expression that
+// matches it literally.
+func escapeCucumberExpression(text string) string {
+	return cucumberExpressionSpecial.Replace(text)
+}
+
+var cucumberExpressionSpecial = strings.NewReplacer(`\`, `\\`, `(`, `\(`, `{`, `\{`, `/`, `\/`)
+
 // snippets returns TypeScript step definitions a user can paste for an
 // undefined step: one per expression the generator proposes.
 func (m *matcher) snippets(step *messages.PickleStep, iface string) []*messages.Snippet {
-	gen := cukexp.NewCucumberExpressionGenerator(m.params)
-	exprs := gen.GenerateExpressions(step.Text)
+	exprs := m.snippetExprs(step.Text)
 	keyword := "Given"
 	switch step.GetType() {
 	case messages.PickleStepTypeAction:
@@ -31,11 +71,7 @@ func (m *matcher) snippets(step *messages.PickleStep, iface string) []*messages.
 	}
 	out := make([]*messages.Snippet, 0, len(exprs))
 	for _, e := range exprs {
-		var params []string
-		names := e.ParameterNames()
-		for i, pt := range e.ParameterTypes() {
-			params = append(params, names[i]+": "+tsType(pt.Name()))
-		}
+		params := e.params
 		if arg := step.Argument; arg != nil {
 			switch {
 			case arg.DocString != nil:
@@ -44,7 +80,7 @@ func (m *matcher) snippets(step *messages.PickleStep, iface string) []*messages.
 				params = append(params, "dataTable: DataTable")
 			}
 		}
-		out = append(out, &messages.Snippet{Language: "typescript", Code: snippetCode(keyword, e.Source(), params, iface)})
+		out = append(out, &messages.Snippet{Language: "typescript", Code: snippetCode(keyword, e.source, params, iface)})
 	}
 	return out
 }
