@@ -16,14 +16,13 @@ import (
 )
 
 func (s *Server) addBuiltins() {
-	f := false
 	s.server.AddTool(&sdk.Tool{
 		Name:        ToolExtensions,
 		Description: "Lists loaded extension files, their tools and capabilities; action reload re-reads them.",
 		InputSchema: json.RawMessage(`{"type":"object","properties":{` +
 			`"include_schema":{"type":"boolean"},` +
 			`"action":{"type":"string","enum":["list","reload"]}}}`),
-		Annotations: &sdk.ToolAnnotations{ReadOnlyHint: false, IdempotentHint: true, DestructiveHint: &f, OpenWorldHint: &f},
+		Annotations: &sdk.ToolAnnotations{IdempotentHint: true, DestructiveHint: ptr(false), OpenWorldHint: ptr(false)},
 	}, s.extensionsTool)
 	if !s.caps["script"] {
 		return

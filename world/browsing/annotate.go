@@ -201,6 +201,8 @@ func coveredElements(t *tab, snapshot string, anns []Annotation) []Annotation {
 	return anns
 }
 
+// num is a number Playwright hands over from the page: a float64, or an
+// int when it is integral (0 for anything else).
 func num(v any) float64 {
 	switch x := v.(type) {
 	case float64:

@@ -292,17 +292,7 @@ func (r *userRecording) onEvent(src *playwright.BindingSource, m map[string]any)
 	r.mu.Unlock()
 	defer r.pending.Done()
 	s := func(k string) string { v, _ := m[k].(string); return v }
-	// Playwright hands an integral number over as an int.
-	var ts float64
-	switch v := m["ts"].(type) {
-	case float64:
-		ts = v
-	case int:
-		ts = float64(v)
-	case int64:
-		ts = float64(v)
-	}
-	ev := userEvent{ts: ts, kind: s("kind"), page: src.Page, tab: tabNumber(src.Page), el: s("id"), value: s("value"), href: s("href")}
+	ev := userEvent{ts: num(m["ts"]), kind: s("kind"), page: src.Page, tab: tabNumber(src.Page), el: s("id"), value: s("value"), href: s("href")}
 	key := fmt.Sprintf("%p/%s", src.Frame, ev.el)
 	r.mu.Lock()
 	rt, cached := r.fields[key]
