@@ -1,7 +1,6 @@
 package jsbridge
 
 import (
-	"encoding/json"
 	"errors"
 	"sync"
 
@@ -179,11 +178,10 @@ func (vm *VM) runOnceJS(call goja.FunctionCall) goja.Value {
 			}
 			return e.value, nil
 		}, func(rt *goja.Runtime, v any) (goja.Value, error) {
-			var out any
-			if err := json.Unmarshal([]byte(v.(string)), &out); err != nil {
-				return nil, err
-			}
-			return rt.ToValue(out), nil
+			// JSON.parse of the VM, not a Go map: the copy keeps the
+			// object's key order, as a JSON copy does in Node.
+			parse, _ := goja.AssertFunction(rt.GlobalObject().Get("JSON").ToObject(rt).Get("parse"))
+			return parse(goja.Undefined(), rt.ToValue(v.(string)))
 		})
 	}
 	var once sync.Once
