@@ -211,7 +211,9 @@ func runBDD(cmd *cobra.Command, args []string, f *bddFlags) error {
 	set.Close()
 	servers.Stop()
 	switch {
-	case res.Interrupted:
+	// ctx is cancelled only by an interrupt, which may have come before
+	// the run began (while a webServer started): the run did not see it.
+	case res.Interrupted || ctx.Err() != nil:
 		return &ExitError{Code: exitInterrupted}
 	case !res.Success:
 		return &ExitError{Code: exitFailed}
